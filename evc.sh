@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One entry point for a new user: installs into ./.venv (once per pyproject change), then runs.
+#   ./evc.sh site      build the site (strict), measuring on this machine what is not yet measured
+#   ./evc.sh test      run the whole test suite
+#   ./evc.sh serve     preview the site at http://127.0.0.1:8000
+#   ./evc.sh measure   python -m eager_vs_compiled measure ... (see --help)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PYTHON=${PYTHON:-python3}
+VENV=${EVC_VENV:-.venv}
+export NO_MKDOCS_2_WARNING=1  # Material's banner about MkDocs 2; we pin MkDocs 1.6
+
+setup() {  # $1: the extras to install (docs | test)
+  if [ ! -x "$VENV/bin/python" ]; then
+    echo "evc: creating $VENV with $("$PYTHON" --version)" >&2
+    "$PYTHON" -m venv "$VENV"
+  fi
+  local stamp="$VENV/.evc-$1-$(cat pyproject.toml | cksum | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ]; then
+    echo "evc: installing eager-vs-compiled[$1] into $VENV (torch is large: first time takes minutes)" >&2
+    "$VENV/bin/python" -m pip install --disable-pip-version-check -q -e ".[$1]"
+    touch "$stamp"
+  fi
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  site)    setup docs; exec "$VENV/bin/mkdocs" build --strict "$@" ;;
+  serve)   setup docs; exec "$VENV/bin/mkdocs" serve "$@" ;;
+  test)    setup test; exec "$VENV/bin/python" -m pytest "$@" ;;
+  measure) setup docs; exec "$VENV/bin/python" -m eager_vs_compiled measure "$@" ;;
+  *) sed -n '2,6p' "$0" >&2; exit 2 ;;
+esac

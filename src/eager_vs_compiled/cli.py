@@ -1,0 +1,113 @@
+"""`python -m eager_vs_compiled measure|list|show` (standard library + torch only)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+
+MODES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+
+
+class ProgressBar:
+    """One line, redrawn in place on a terminal; one line per step when piped into a log."""
+
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.stream = max(total, 1), 0, stream
+        self.t0 = time.monotonic()
+        self.tty = stream.isatty()
+
+    def step(self, msg: str) -> None:
+        self.done = min(self.done + 1, self.total)
+        self._draw(msg)
+
+    def _draw(self, msg: str) -> None:
+        width = 24
+        fill = round(width * (self.done - 1) / self.total)
+        elapsed = time.monotonic() - self.t0
+        line = (f"[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} "
+                f"{int(elapsed // 60)}m{int(elapsed % 60):02d}s  {msg}")
+        if self.tty:
+            self.stream.write("\r\033[K" + line[:150])
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _parser(workload_names: list[str]) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m eager_vs_compiled",
+                                description="Measure PyTorch eager vs torch.compile on this machine.")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("measure", help="measure workloads missing or stale for this machine")
+    m.add_argument("--workload", "-w", action="append", choices=workload_names, metavar="NAME",
+                   help=f"workload to measure (repeatable; default: all). One of: {', '.join(workload_names)}")
+    m.add_argument("--mode", action="append", choices=MODES, metavar="MODE",
+                   help=f"only these modes (repeatable). One of: {', '.join(MODES)}")
+    m.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
+    m.add_argument("--force", action="store_true", help="re-measure even fresh records (as EVC_REMEASURE=1)")
+    m.add_argument("--out", type=Path, metavar="DIR",
+                   help="measurements folder (default: ./measurements, or $EVC_MEASUREMENTS)")
+    sub.add_parser("list", help="list the workloads and their modes")
+    s = sub.add_parser("show", help="print the recorded tables of a workload, every machine")
+    s.add_argument("name", choices=workload_names, metavar="NAME", help=", ".join(workload_names))
+    s.add_argument("--out", type=Path, metavar="DIR", help="measurements folder")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    from . import machine, measure, records, render, workloads
+
+    args = _parser(list(workloads.WORKLOADS)).parse_args(argv)
+    if args.command == "list":
+        for w in workloads.WORKLOADS.values():
+            print(f"{w.name:16} {w.title}")
+            for prof in workloads.PROFILES:
+                print(f"{'':16}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}")
+        return 0
+    if args.command == "show":
+        try:
+            recs = records.records_for(args.name, args.out)
+        except records.RecordError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        if not recs:
+            print(f"no records of {args.name} yet; run: python -m eager_vs_compiled measure -w {args.name}")
+            return 1
+        for rec in recs:
+            print(f"## {rec.title} — {rec.machine.get('slug')}\n\n{render.table(rec, page=False)}")
+        return 0
+
+    profile = args.profile or workloads.default_profile()
+    if profile == "gpu" and profile != workloads.default_profile():
+        print("error: --profile gpu needs a CUDA device; this machine has none", file=sys.stderr)
+        return 2
+    names = args.workload or list(workloads.WORKLOADS)
+    # One step per process: eager runs once, a compiled mode twice (cold, then warm cache).
+    steps = sum(1 if m == "eager" else 2 for n in names for m in args.mode or workloads.get(n).modes[profile])
+    bar = ProgressBar(steps)
+    log = logging.getLogger("eager_vs_compiled")
+    log.addHandler(logging.StreamHandler(sys.stderr))
+    log.setLevel(logging.INFO)
+    failed = 0
+    try:
+        for name in names:
+            try:
+                rec = measure.ensure_record(name, args.out, force=args.force, profile=profile,
+                                            modes=args.mode, progress=bar.step)
+            except records.RecordError as e:
+                print(f"\nerror: {e}", file=sys.stderr)
+                failed += 1
+                continue
+            bar.close()
+            print(f"\n## {rec.title}\n\n{render.table(rec, page=False)}")
+            failed += sum(r.status not in ("ok",) for r in rec.results)
+    finally:
+        bar.close()
+    print(f"records in {args.out or records.default_root()}/{machine.describe()['slug']}/", file=sys.stderr)
+    return 1 if failed else 0

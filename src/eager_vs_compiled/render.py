@@ -1,0 +1,198 @@
+"""Markdown and SVG for the pages, generated from records and snippet runs (never typed).
+
+Pages call these from markdown-exec blocks, e.g. `print(render.workload("resnet18"))`.
+Tables need only the standard library; charts import matplotlib lazily (a docs dependency).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from . import machine, measure, records, snippets, stats
+from .records import ModeResult, Record
+
+
+def fmt_time(s: float | None) -> str:
+    if s is None:
+        return "—"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if s >= scale or unit == "µs":
+            v = s / scale
+            return f"{v:.3g} {unit}" if v < 100 else f"{v:.0f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def fmt_bytes(b: int | None) -> str:
+    if b is None:
+        return "—"
+    return f"{b / 2**30:.2f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
+
+
+def _status(r: ModeResult) -> str:
+    if r.status == "ok":
+        return "ok ⚠ noisy" if r.noisy else "ok"
+    msg = re.sub(r"\s+", " ", r.message).replace("|", "\\|")[:160]
+    return f"**{r.status}**: {msg}" if msg else f"**{r.status}**"
+
+
+def _row(r: ModeResult, items: str) -> list[str]:
+    has_time = r.median_s is not None
+    baseline = r.mode == "eager"
+    memory = fmt_bytes(r.peak_memory_bytes)
+    if r.memory_kind == "process_peak_rss":
+        memory += " RSS"
+    if r.breakeven_iters is not None:
+        breakeven = f"{r.breakeven_iters:,.0f} calls"
+    elif has_time and not baseline and r.speedup is not None:
+        breakeven = "never (not faster)"
+    else:
+        breakeven = "—"
+    return [
+        f"`{r.mode}`",
+        f"{fmt_time(r.median_s)} ± {fmt_time(r.iqr_s / 2)}" if has_time else "—",
+        f"{r.throughput:,.1f} {items}/s" if r.throughput else "—",
+        "1× (baseline)" if baseline and has_time else (
+            f"**{r.speedup:.2f}×** (vs eager {fmt_time(stats.median(r.eager_samples_s))}, same process)"
+            if r.speedup else "—"),
+        "—" if baseline else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}",
+        breakeven,
+        memory,
+        "—" if r.max_rel_err is None else f"{r.max_rel_err:.1e}",
+        str(r.n) if r.n else "—",
+        _status(r),
+    ]
+
+
+HEADER = ["Mode", "Median ± ½ IQR", "Throughput", "Speedup vs eager", "Compile cold / warm",
+          "Break-even", "Peak memory", "Max rel. error", "n", "Status"]
+
+
+def table(record: Record, page: bool = True) -> str:
+    """One Markdown table of a record, then its provenance line (styled on a page)."""
+    items = record.spec.get("items", "calls")
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(_row(r, items)) + " |" for r in record.results]
+    return "\n".join(lines) + "\n\n" + provenance(record, page) + "\n"
+
+
+def provenance(record: Record, page: bool = True) -> str:
+    v, m = record.versions, record.machine
+    threads = {r.threads for r in record.results if r.threads}
+    ns = [r.n for r in record.results if r.n]
+    sizes = ", ".join(f"{k} {val}" for k, val in record.spec.get("sizes", {}).items())
+    parts = [
+        f"Measured on **{machine.label(m)}** (`{m.get('slug')}`)",
+        f"{record.date[:10]}",
+        f"torch {v.get('torch')}" + (f", CUDA {v['cuda']}" if record.device == "cuda" else ""),
+        f"Python {v.get('python')}",
+        f"{'/'.join(map(str, sorted(threads)))} threads" if threads else "",
+        f"n = {min(ns)}–{max(ns)} samples per mode" if ns else "no samples",
+        f"{record.profile} profile ({sizes}, {record.spec.get('dtype')}, {record.spec.get('step')})",
+        f"harness v{record.harness_version}" + (f", commit `{record.git_commit}`" if record.git_commit else ""),
+    ]
+    return " · ".join(p for p in parts if p) + ("\n{: .evc-provenance }" if page else "")
+
+
+def workload(name: str) -> str:
+    """The section for one workload: this machine measured now if needed, every machine's table.
+
+    Machines become linked tabs (content.tabs.link), this machine first.
+    """
+    mine = measure.ensure_record(name)
+    others = [r for r in records.records_for(name) if r.machine.get("slug") != mine.machine["slug"]]
+    out = []
+    for rec in [mine, *others]:
+        tag = "this build" if rec is mine else "committed"
+        body = table(rec).replace("\n", "\n    ")
+        out.append(f'=== "{machine.label(rec.machine)} ({tag})"\n\n    {body}')
+    return "\n".join(out)
+
+
+def headline(names: list[str]) -> str:
+    """A compact table for the home page: best compiled speedup per workload on this machine."""
+    lines = ["| Workload | Eager | Best compiled | Speedup | Compile (cold) | Break-even |",
+             "|---|---|---|---|---|---|"]
+    rec = None
+    for name in names:
+        rec = measure.ensure_record(name)
+        eager = rec.result("eager")
+        done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
+        best = max(done, key=lambda r: r.speedup, default=None)
+        if eager is None or best is None:
+            lines.append(f"| {rec.title} | {fmt_time(eager and eager.median_s)} | not measured | — | — | — |")
+            continue
+        be = f"{best.breakeven_iters:,.0f} calls" if best.breakeven_iters is not None else "never"
+        lines.append(f"| {rec.title} | {fmt_time(eager.median_s)} | `{best.mode}` {fmt_time(best.median_s)} | "
+                     f"**{best.speedup:.2f}×** | {fmt_time(best.compile_cold_s)} | {be} |")
+    return "\n".join(lines) + ("\n\n" + provenance(rec) if rec else "") + "\n"
+
+
+def speedup_chart(names: list[str]) -> str:
+    """Inline SVG: speedup vs eager per workload and compiled mode on this machine."""
+    import matplotlib
+
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+
+    recs = [measure.ensure_record(n) for n in names]
+    bars = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None)
+            for r in recs for m in r.results if m.mode != "eager"]
+    ink = "#010101"  # swapped for currentColor below: the chart follows light/dark mode
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "speedups-" + "-".join(names),
+                         "text.color": ink, "axes.labelcolor": ink, "axes.edgecolor": ink,
+                         "xtick.color": ink, "ytick.color": ink, "font.size": 11}):
+        fig, ax = plt.subplots(figsize=(7, 0.55 * len(bars) + 1.2))
+        labels = [b[0] for b in bars][::-1]
+        values = [b[1] or 0 for b in bars][::-1]
+        colors = ["#2e7d32" if v >= 1 else "#c62828" for v in values]
+        ax.barh(labels, values, color=colors)
+        ax.axvline(1.0, color=ink, linewidth=1, linestyle="--")
+        for y, v in enumerate(values):
+            ax.text(v, y, f" {v:.2f}×" if v else " failed", va="center")
+        ax.set_xlabel("speedup vs eager (×, higher is better; dashed line = eager)")
+        ax.set_xlim(0, max(values + [1.0]) * 1.25)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+        ax.set_facecolor("none")
+        fig.patch.set_alpha(0)
+        fig.tight_layout()
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+        plt.close(fig)
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):].replace(ink, "currentColor")
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
+    title = f"Speedup of torch.compile over eager on {machine.label(recs[0].machine)}"
+    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+                 rf'<svg\1 role="img" aria-label="{title}" class="evc-chart"', svg, count=1)
+    return f'<figure class="evc-figure">\n{svg}\n<figcaption>{title}.</figcaption>\n</figure>\n'
+
+
+def snippet(rel_path: str) -> str:
+    """A snippet's exact text as a code block, then what it printed when this build ran it."""
+    result = snippets.check(snippets.run(rel_path))
+    shown = f"snippets/{rel_path}"
+    code = result.code if result.code.endswith("\n") else result.code + "\n"
+    out = [f'````python title="{shown}"\n{code}````\n']
+    if result.skipped:
+        out.append(f'!!! note "Not run on this machine"\n    This snippet {result.skipped}; '
+                   f"this build ran on {result.machine} (torch {result.torch}).\n")
+        return "\n".join(out)
+    when = "cached from a run on" if result.cached else "ran on"
+    printed = result.stdout.rstrip() or "(no output)"
+    out.append(f"Output — {when} {result.date}, `{result.machine}`, torch {result.torch}, "
+               f"in {result.duration_s:.1f} s:\n{{: .evc-run }}\n")
+    out.append(f"````text\n{printed}\n````\n")
+    return "\n".join(out)
+
+
+def snippet_index() -> str:
+    """Every snippet file with its one-line docstring."""
+    lines = ["| Snippet | What it shows |", "|---|---|"]
+    for path in sorted(Path(snippets.root()).rglob("*.py")):
+        rel = path.relative_to(snippets.root()).as_posix()
+        first = path.read_text(encoding="utf-8").lstrip().split("\n", 1)[0].strip('"\' ')
+        lines.append(f"| `{rel}` | {first} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,133 @@
+"""Run a snippet file in a fresh interpreter: the one code path for the tests and the pages.
+
+Results are cached by (snippet text, torch version, machine fingerprint, Python version), so an
+unchanged rebuild re-runs nothing; EVC_REMEASURE=1 bypasses the cache. Failed runs are never cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from . import machine
+
+log = logging.getLogger("eager_vs_compiled")
+COUNTS: Counter = Counter()  # "ran" / "cached" / "skipped" in this process
+DEFAULT_TIMEOUT_S = 600
+
+
+class SnippetError(Exception):
+    """A snippet that exited non-zero or ran past its timeout."""
+
+
+@dataclass
+class SnippetResult:
+    path: str
+    code: str
+    returncode: int | None  # None: skipped or timed out
+    stdout: str
+    stderr: str
+    duration_s: float
+    date: str
+    machine: str
+    torch: str
+    skipped: str = ""  # why it did not run here, e.g. "requires cuda"
+    cached: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 or bool(self.skipped)
+
+
+def root() -> Path:
+    return Path(os.environ.get("EVC_SNIPPETS", "snippets"))
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "snippets"
+
+
+def requirements(code: str) -> set[str]:
+    """`# requires: cuda` (any header line) declares what a snippet needs."""
+    needs = set()
+    for line in code.splitlines():
+        if line.startswith("# requires:"):
+            needs |= {w.strip() for w in line.split(":", 1)[1].split(",") if w.strip()}
+    return needs
+
+
+def _key(code: str) -> str:
+    me, v = machine.describe(), machine.versions()
+    blob = json.dumps([code, v["torch"], v["python"], me["fingerprint"]])
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = True) -> SnippetResult:
+    """Run snippets/<rel_path>; raises FileNotFoundError if there is no such snippet."""
+    path = root() / rel_path
+    if not path.is_file():
+        raise FileNotFoundError(f"no snippet {path} (snippets live under {root()}/)")
+    code = path.read_text(encoding="utf-8")
+    me, v = machine.describe(), machine.versions()
+    stamp = {"date": time.strftime("%Y-%m-%d"), "machine": me["slug"], "torch": v["torch"]}
+    missing = requirements(code) - ({"cuda"} if me["gpus"] else set())
+    if missing:
+        COUNTS["skipped"] += 1
+        return SnippetResult(str(path), code, None, "", "", 0.0, skipped=f"requires {', '.join(sorted(missing))}",
+                             **stamp)
+    cached = cache_dir() / f"{_key(code)}.json"
+    if use_cache and cached.exists() and os.environ.get("EVC_REMEASURE", "") not in ("1", "true", "yes"):
+        try:
+            result = SnippetResult(**{**json.loads(cached.read_text()), "cached": True})
+            COUNTS["cached"] += 1
+            log.info("snippet %s: cached result reused (unchanged since %s)", path, result.date)
+            return result
+        except (ValueError, TypeError):
+            log.info("snippet %s: unreadable cache entry, re-running", path)
+    log.info("snippet %s: running ...", path)
+    result = _execute(path, code, timeout, stamp)
+    COUNTS["ran"] += 1
+    if result.returncode == 0:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump({k: v for k, v in asdict(result).items() if k != "cached"}, f)
+        os.replace(tmp, cached)
+    return result
+
+
+def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResult:
+    # A scratch working directory: snippets that save files leave nothing in the checkout.
+    with tempfile.TemporaryDirectory(prefix="evc-snippet-") as cwd:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore::FutureWarning"}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, str(path.resolve())], cwd=cwd, env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+            code_ = proc.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # also ends inductor's compile workers
+            out, err = proc.communicate()
+            err += f"\n[timed out after {timeout:g} s]"
+            code_ = None
+    return SnippetResult(str(path), code, code_, out, err, time.perf_counter() - t0, **stamp)
+
+
+def check(result: SnippetResult) -> SnippetResult:
+    """Raise SnippetError naming the snippet unless it ran cleanly (or was skipped)."""
+    if result.ok:
+        return result
+    why = "timed out" if result.returncode is None else f"exited with code {result.returncode}"
+    tail = "\n".join(result.stderr.strip().splitlines()[-15:])
+    raise SnippetError(f"snippet {result.path} {why}:\n{tail}")

@@ -1,0 +1,21 @@
+"""Build records for tests without running torch (record logic only; real runs are elsewhere)."""
+from eager_vs_compiled import machine, measure, workloads
+from eager_vs_compiled.records import ModeResult, Record
+
+
+def make_record(name="mlp", machine_info=None, torch_version=None, eager=(0.010, 0.011, 0.012),
+                compiled=(0.005, 0.006, 0.005), first_call_s=2.0) -> Record:
+    w = workloads.get(name)
+    profile = workloads.default_profile()
+    results = [ModeResult("eager", "ok", samples_s=list(eager)).finish(w.items_per_call(profile))]
+    for mode in w.modes[profile][1:]:
+        results.append(ModeResult(mode, "ok", samples_s=list(compiled), eager_samples_s=list(eager),
+                                  first_call_s=first_call_s, compile_warm_s=0.5,
+                                  max_abs_err=1e-7, max_rel_err=1e-7).finish(w.items_per_call(profile)))
+    versions = dict(machine.versions())
+    if torch_version:
+        versions["torch"] = torch_version
+    return Record(workload=name, title=w.title, profile=profile, device="cpu", spec=w.spec(profile),
+                  spec_hash=w.spec_hash(profile), harness_version=measure.HARNESS_VERSION,
+                  machine=machine_info or machine.describe(), versions=versions,
+                  date="2026-12-01T00:00:00+00:00", git_commit=None, results=results)

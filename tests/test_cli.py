@@ -1,0 +1,62 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eager_vs_compiled import cli, machine, records
+from helpers import make_record
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args, env=None):
+    import os
+
+    return subprocess.run([sys.executable, "-m", "eager_vs_compiled", *args], capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src"), **(env or {})})
+
+
+def test_unknown_workload_exits_2_and_lists_the_valid_ones():
+    out = run_cli("measure", "--workload", "resnet9000")
+    assert out.returncode == 2
+    assert "resnet9000" in out.stderr and "pointwise_chain" in out.stderr and "resnet18" in out.stderr
+
+
+def test_unknown_mode_exits_2_and_lists_the_valid_ones():
+    out = run_cli("measure", "--mode", "turbo")
+    assert out.returncode == 2
+    assert "turbo" in out.stderr and "max-autotune" in out.stderr
+
+
+def test_list_names_every_workload():
+    out = run_cli("list")
+    assert out.returncode == 0
+    for name in ("pointwise_chain", "mlp", "resnet18"):
+        assert name in out.stdout
+
+
+def test_show_prints_tables_of_every_machine(tmp_path, capsys):
+    records.save(make_record("mlp"), tmp_path)
+    other = dict(machine.describe(), slug="gpu-test-box", fingerprint="0123", gpus=[{"name": "Test GPU"}])
+    records.save(make_record("mlp", machine_info=other), tmp_path)
+    assert cli.main(["show", "mlp", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "gpu-test-box" in out and machine.describe()["slug"] in out and "Measured on" in out
+
+
+def test_show_of_a_corrupt_record_names_the_file(tmp_path, capsys):
+    path = tmp_path / "somebox" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text("{")
+    assert cli.main(["show", "mlp", "--out", str(tmp_path)]) == 1
+    assert "somebox/mlp.json" in capsys.readouterr().err
+
+
+def test_progress_bar_writes_one_line_per_step_when_piped(capsys):
+    bar = cli.ProgressBar(2, stream=sys.stdout)
+    bar.step("first")
+    bar.step("second")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("[") and "1/2" in lines[0] and "first" in lines[0]
+    assert "2/2" in lines[1]

@@ -1,0 +1,80 @@
+import pytest
+
+from eager_vs_compiled import machine, measure, records, workloads
+from helpers import make_record
+
+
+@pytest.fixture
+def fake_measure(monkeypatch):
+    """Replace the (slow, real) measurement by a counter: these tests are about the decision."""
+    calls = []
+
+    def fake(name, profile=None, modes=None, timeout=None, progress=None):
+        calls.append(name)
+        return make_record(name)
+
+    monkeypatch.setattr(measure, "measure_workload", fake)
+    monkeypatch.setattr(measure, "_ensured", {})
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    return calls
+
+
+def test_missing_record_is_measured_and_saved(tmp_path, fake_measure):
+    rec = measure.ensure_record("mlp", tmp_path)
+    assert fake_measure == ["mlp"]
+    assert records.load(records.path_for(tmp_path, machine.describe()["slug"], "mlp")) == rec
+
+
+def test_fresh_record_is_reused(tmp_path, fake_measure):
+    records.save(make_record("mlp"), tmp_path)
+    measure.ensure_record("mlp", tmp_path)
+    assert fake_measure == []
+
+
+def test_stale_record_is_remeasured(tmp_path, fake_measure):
+    records.save(make_record("mlp", torch_version="2.0.0"), tmp_path)
+    measure.ensure_record("mlp", tmp_path)
+    assert fake_measure == ["mlp"]
+
+
+def test_remeasure_switch_forces_a_new_measurement(tmp_path, fake_measure, monkeypatch):
+    records.save(make_record("mlp"), tmp_path)
+    monkeypatch.setenv("EVC_REMEASURE", "1")
+    measure.ensure_record("mlp", tmp_path)
+    assert fake_measure == ["mlp"]
+
+
+def test_one_build_measures_a_workload_once(tmp_path, fake_measure):
+    measure.ensure_record("mlp", tmp_path)
+    measure.ensure_record("mlp", tmp_path)
+    assert fake_measure == ["mlp"]
+
+
+def test_corrupt_record_of_this_machine_is_an_error_not_a_number(tmp_path, fake_measure):
+    path = records.path_for(tmp_path, machine.describe()["slug"], "mlp")
+    path.parent.mkdir(parents=True)
+    path.write_text("not json")
+    with pytest.raises(records.RecordError, match="mlp.json"):
+        measure.ensure_record("mlp", tmp_path)
+    assert fake_measure == []
+    assert path.read_text() == "not json"  # nothing overwritten behind the user's back
+
+
+def test_unknown_workload_names_the_valid_ones():
+    with pytest.raises(KeyError, match="valid names: pointwise_chain, mlp, resnet18"):
+        workloads.get("resnet1000")
+
+
+@pytest.mark.slow
+def test_a_failing_mode_becomes_a_status():
+    result = measure.measure_mode(workloads.get("pointwise_chain"), "cpu", "no-such-mode")
+    assert result.status == "error"
+    assert "no-such-mode" in result.message
+    assert result.samples_s == [] and result.median_s is None
+
+
+@pytest.mark.slow
+def test_a_hanging_mode_becomes_a_timeout():
+    result = measure.measure_mode(workloads.get("resnet18"), "cpu", "default", timeout=3)
+    assert result.status == "timeout"
+    assert "3 s" in result.message

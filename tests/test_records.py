@@ -1,0 +1,97 @@
+import json
+import os
+
+import pytest
+
+from eager_vs_compiled import machine, measure, records
+from helpers import make_record
+
+
+def test_record_round_trips_through_json(tmp_path):
+    rec = make_record()
+    path = records.save(rec, tmp_path)
+    assert path == tmp_path / machine.describe()["slug"] / "mlp.json"
+    back = records.load(path)
+    assert back == rec
+    assert back.result("default").speedup == pytest.approx(0.011 / 0.005)
+
+
+def test_corrupt_record_is_an_error_naming_the_file(tmp_path):
+    path = tmp_path / "some-machine" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text('{"schema": 1, "workload": "mlp", ')  # truncated
+    with pytest.raises(records.RecordError, match="some-machine/mlp.json"):
+        records.load(path)
+
+
+def test_unknown_schema_version_is_an_error(tmp_path):
+    raw = json.loads(make_record().to_json())
+    raw["schema"] = 99
+    path = tmp_path / "m" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(raw))
+    with pytest.raises(records.RecordError, match="unknown schema version 99"):
+        records.load(path)
+
+
+def test_median_that_disagrees_with_samples_is_rejected(tmp_path):
+    raw = json.loads(make_record().to_json())
+    raw["results"][1]["median_s"] = 0.0001  # a hand-edited number nobody measured
+    path = tmp_path / "m" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(raw))
+    with pytest.raises(records.RecordError, match="median_s does not match"):
+        records.load(path)
+
+
+def test_ok_result_without_samples_is_rejected(tmp_path):
+    raw = json.loads(make_record().to_json())
+    raw["results"][0]["samples_s"] = []
+    path = tmp_path / "m" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(raw))
+    with pytest.raises(records.RecordError, match="no samples"):
+        records.load(path)
+
+
+def test_failed_write_leaves_the_old_record_and_no_temp_file(tmp_path, monkeypatch):
+    old = make_record()
+    path = records.save(old, tmp_path)
+    before = path.read_text()
+
+    def crash(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="disk full"):
+        records.save(make_record(eager=(0.02, 0.02, 0.02)), tmp_path)
+    assert path.read_text() == before
+    assert [p.name for p in path.parent.iterdir()] == ["mlp.json"]
+
+
+def _fresh_args(rec):
+    from eager_vs_compiled import workloads
+
+    w = workloads.get(rec.workload)
+    return dict(machine=machine.describe(), torch_version=machine.versions()["torch"],
+                harness_version=measure.HARNESS_VERSION, spec_hash=w.spec_hash(rec.profile),
+                modes=w.modes[rec.profile])
+
+
+def test_record_of_this_machine_is_fresh():
+    rec = make_record()
+    assert records.staleness(rec, **_fresh_args(rec)) is None
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda r: r.machine.update(fingerprint="other"), "machine fingerprint"),
+    (lambda r: r.versions.update(torch="1.0.0"), "torch version"),
+    (lambda r: setattr(r, "harness_version", 0), "harness version"),
+    (lambda r: setattr(r, "spec_hash", "0000"), "workload spec"),
+    (lambda r: r.results.pop(), "not measured"),
+])
+def test_record_is_stale_when_anything_that_shapes_it_changed(change, expected):
+    rec = make_record()
+    rec.machine = dict(rec.machine)
+    change(rec)
+    assert expected in records.staleness(rec, **_fresh_args(rec))

@@ -1,0 +1,63 @@
+import re
+
+import pytest
+
+from eager_vs_compiled import machine, measure, records, render
+from helpers import make_record
+
+
+def test_table_has_every_column_and_a_provenance_line():
+    text = render.table(make_record("mlp"))
+    for column in render.HEADER:
+        assert column in text
+    assert "`max-autotune`" in text and "2.20×" in text  # 11 ms / 5 ms, same process
+    assert "Measured on" in text and machine.describe()["slug"] in text and "n = 3–3" in text
+    assert "torch " + machine.versions()["torch"] in text
+
+
+def test_failed_mode_shows_its_status_and_no_number():
+    rec = make_record("mlp")
+    rec.results[1] = records.ModeResult("default", "error", message="BackendCompilerFailed: boom | x")
+    row = [line for line in render.table(rec).splitlines() if line.startswith("| `default`")][0]
+    assert "**error**: BackendCompilerFailed: boom \\| x" in row
+    assert not re.search(r"\d+(\.\d+)? (ms|s|µs)", row)
+
+
+def test_time_formatting_picks_a_readable_unit():
+    assert render.fmt_time(0.000123) == "123 µs"
+    assert render.fmt_time(0.0456) == "45.6 ms"
+    assert render.fmt_time(12.5) == "12.5 s"
+    assert render.fmt_time(None) == "—"
+
+
+def test_workload_section_shows_other_machines_in_their_own_tab(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    monkeypatch.setattr(measure, "_ensured", {})
+    records.save(make_record("mlp"), tmp_path)
+    other = dict(machine.describe(), slug="gpu-test-box", fingerprint="0123", gpus=[{"name": "Test GPU"}])
+    records.save(make_record("mlp", machine_info=other), tmp_path)
+    text = render.workload("mlp")
+    assert '=== "Test GPU (committed)"' in text and "(this build)" in text
+    assert text.count("Measured on") == 2
+
+
+def test_corrupt_record_of_another_machine_stops_the_render(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    monkeypatch.setattr(measure, "_ensured", {})
+    records.save(make_record("mlp"), tmp_path)
+    bad = tmp_path / "other-box" / "mlp.json"
+    bad.parent.mkdir()
+    bad.write_text("[]")
+    with pytest.raises(records.RecordError, match="other-box/mlp.json"):
+        render.workload("mlp")
+
+
+def test_chart_is_inline_svg_that_follows_the_colour_scheme(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    monkeypatch.setattr(measure, "_ensured", {})
+    records.save(make_record("mlp"), tmp_path)
+    svg = render.speedup_chart(["mlp"])
+    assert svg.count("<svg") == 1 and "currentColor" in svg and 'role="img"' in svg
+    assert "#010101" not in svg and "<metadata" not in svg
+    assert not re.search(r"(href|src)=\"https?:|url\(https?:", svg)  # nothing fetched: works offline
+    assert "mlp · default" in svg and "2.20×" in svg

@@ -1,0 +1,136 @@
+"""The strict site build, checked in its HTML, and its failure modes."""
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+pytestmark = pytest.mark.slow
+
+
+def build(site_dir: Path, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*MKDOCS, "-d", str(site_dir)], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=3600)
+
+
+def last_report() -> dict:
+    return json.loads((Path(os.environ["EVC_CACHE"]) / "last-build.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """Build once (measuring whatever is missing here), then once more with nothing changed."""
+    out = tmp_path_factory.mktemp("site")
+    t0 = time.perf_counter()
+    first = build(out / "first")
+    first_s = time.perf_counter() - t0
+    assert first.returncode == 0, first.stderr[-5000:]
+    first_report = last_report()
+    t0 = time.perf_counter()
+    second = build(out / "second")
+    second_s = time.perf_counter() - t0
+    assert second.returncode == 0, second.stderr[-5000:]
+    print(f"\nsite build: first {first_s:.0f} s {first_report}, second {second_s:.0f} s {last_report()}")
+    return {"dir": out / "second", "second_report": last_report(), "second_log": second.stderr}
+
+
+def pages(site_dir: Path):
+    return sorted(site_dir.rglob("*.html"))
+
+
+def test_benchmark_page_has_every_workload_with_numbers_and_provenance(site):
+    html = (site["dir"] / "benchmarks" / "index.html").read_text()
+    tables = html.split("<table>")[1:]
+    assert len(tables) >= 3
+    for name in ("numel 1048576", "batch 64, features 512", "batch 8, image 224"):
+        assert name in html, f"no provenance for the workload with {name}"
+    for column in ("Median ± ½ IQR", "Speedup vs eager", "Compile cold / warm", "Break-even",
+                   "Peak memory", "Max rel. error"):
+        assert html.count(column) >= 3
+    assert html.count('class="evc-provenance"') >= 3
+    assert re.search(r"<td><code>default</code></td>\s*<td>[\d.]+ (ms|s|µs) ±", html)
+    assert html.count("<svg") >= 1 and "currentColor" in html
+
+
+def test_home_page_shows_a_table_measured_by_the_build(site):
+    html = (site["dir"] / "index.html").read_text()
+    assert "<table>" in html and "Measured on" in html and "×</strong>" in html
+
+
+def test_no_page_shows_a_traceback(site):
+    for page in pages(site["dir"]):
+        assert "Traceback" not in page.read_text(), page
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    pattern = re.compile(r"""<(?:script|link|img|iframe)[^>]+(?:src|href)=["'](?:https?:)?//""")
+    for page in pages(site["dir"]):
+        assert not pattern.search(page.read_text()), page
+
+
+def test_tutorial_notebook_was_executed(site):
+    html = (site["dir"] / "tutorials" / "first_compile_tutorial" / "index.html").read_text()
+    assert "first compiled call:" in html and "graphs: 1, graph breaks: 0" in html
+
+
+def test_every_snippet_is_included_by_some_page(root):
+    sources = "\n".join(p.read_text() for p in (root / "docs").rglob("*.md"))
+    for snippet in (root / "snippets").rglob("*.py"):
+        rel = snippet.relative_to(root / "snippets").as_posix()
+        assert f'"{rel}"' in sources, f"snippets/{rel} is on no page"
+
+
+def test_unchanged_rebuild_measures_and_runs_nothing(site):
+    report = site["second_report"]
+    assert report["measured"] == 0 and report["reused"] >= 3
+    assert report["snippets_ran"] == 0 and report["snippets_cached"] >= 6
+    assert report["notebooks_executed"] == 0
+    assert "measured 0 workloads" in site["second_log"]
+
+
+def test_a_raising_snippet_fails_the_build_and_is_named(tmp_path):
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "broken_example.py").write_text('"""Breaks."""\nraise RuntimeError("no")\n')
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(textwrap.dedent('''\
+        # Page
+        ```python exec="on"
+        from eager_vs_compiled import render
+        print(render.snippet("broken_example.py"))
+        ```
+        '''))
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f'''\
+        site_name: t
+        strict: true
+        hooks: [{ROOT / "hooks" / "evc.py"}]
+        plugins: [markdown-exec]
+        markdown_extensions: [attr_list, pymdownx.superfences]
+        '''))
+    env = {"EVC_SNIPPETS": str(tmp_path / "snippets"), "EVC_CACHE": str(tmp_path / "cache"),
+           "EVC_MEASUREMENTS": str(tmp_path / "m")}
+    out = build(tmp_path / "site", cwd=tmp_path, env=env)
+    assert out.returncode != 0
+    assert "broken_example.py exited with code 1" in out.stderr
+    assert "Aborted" in out.stderr
+
+
+def test_missing_include_fails_the_build(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text('# Page\n\n```python\n--8<-- "no/such_file.py"\n```\n')
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent('''\
+        site_name: t
+        strict: true
+        markdown_extensions:
+          - pymdownx.superfences
+          - pymdownx.snippets:
+              check_paths: true
+        '''))
+    out = build(tmp_path / "site", cwd=tmp_path)
+    assert out.returncode != 0 and "no/such_file.py" in out.stderr

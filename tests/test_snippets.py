@@ -1,0 +1,78 @@
+"""Every snippet runs through the same runner the pages use, in a fresh interpreter."""
+import re
+from pathlib import Path
+
+import pytest
+
+from eager_vs_compiled import snippets
+
+ROOT = Path(__file__).resolve().parents[1]
+SNIPPETS = sorted(p.relative_to(ROOT / "snippets").as_posix() for p in (ROOT / "snippets").rglob("*.py"))
+
+
+@pytest.mark.parametrize("rel", SNIPPETS)
+def test_snippet_runs_and_passes_its_asserts(rel):
+    result = snippets.run(rel, use_cache=False)  # really run it; a success refreshes the page cache
+    if result.skipped:
+        pytest.skip(f"{rel}: {result.skipped} (shown on its page as not run on this machine)")
+    snippets.check(result)
+    assert result.stdout.strip(), f"{rel} printed nothing for its page to show"
+
+
+@pytest.mark.parametrize("rel", SNIPPETS)
+def test_snippet_follows_the_house_shape(rel):
+    text = (ROOT / "snippets" / rel).read_text()
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("# requires:"))
+    assert body.lstrip().startswith('"""'), f"{rel}: starts with a one-line docstring"
+    assert len(text.splitlines()) <= 80, f"{rel}: one idea, at most 80 lines"
+    assert "assert" in text, f"{rel}: ends with asserts on behaviour"
+    imported = set(re.findall(r"^(?:from|import) (\w+)", text, re.M))
+    assert imported <= {"torch", "torchvision", "time", "math", "os", "platform", "tempfile",
+                        "contextlib", "io", "logging", "sys", "re", "warnings", "functools"}, imported
+
+
+def test_a_raising_snippet_is_an_error_naming_it(tmp_path, monkeypatch):
+    (tmp_path / "boom.py").write_text('"""Raises."""\nraise ValueError("kaboom")\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    result = snippets.run("boom.py")
+    assert result.returncode == 1
+    with pytest.raises(snippets.SnippetError, match=r"boom\.py exited with code 1:(.|\n)*kaboom"):
+        snippets.check(result)
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.json"))
+
+
+def test_a_hanging_snippet_times_out(tmp_path, monkeypatch):
+    (tmp_path / "hang.py").write_text('"""Hangs."""\nimport time\ntime.sleep(60)\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    result = snippets.run("hang.py", timeout=2)
+    assert result.returncode is None
+    with pytest.raises(snippets.SnippetError, match="hang.py timed out"):
+        snippets.check(result)
+
+
+def test_an_unchanged_snippet_is_not_run_twice(tmp_path, monkeypatch):
+    (tmp_path / "hello.py").write_text('"""Hello."""\nprint("hi")\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    first, second = snippets.run("hello.py"), snippets.run("hello.py")
+    assert not first.cached and second.cached and second.stdout == "hi\n"
+    (tmp_path / "hello.py").write_text('"""Hello."""\nprint("hello")\n')
+    assert snippets.run("hello.py").stdout == "hello\n"
+
+
+def test_a_missing_snippet_is_an_error_naming_it():
+    with pytest.raises(FileNotFoundError, match="no_such_snippet.py"):
+        snippets.run("no_such_snippet.py")
+
+
+def test_gpu_snippet_is_skipped_visibly_on_a_cpu_machine(tmp_path, monkeypatch):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    (tmp_path / "gpu.py").write_text('# requires: cuda\n"""Needs a GPU."""\nraise SystemExit(3)\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    result = snippets.run("gpu.py")
+    assert result.skipped == "requires cuda" and result.ok
