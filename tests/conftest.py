@@ -17,3 +17,8 @@ sys.path.insert(0, str(ROOT / "src"))
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+def pytest_collection_modifyitems(config, items):
+    # Snippets first, the site build last: the build then reuses the snippet runs of the tests.
+    items.sort(key=lambda item: {"test_snippets.py": 0, "test_site.py": 2}.get(item.path.name, 1))

@@ -51,21 +51,45 @@ def _torch_closure() -> set[str]:
     return seen
 
 
+def _blocked_roots(allowed_dists: set[str]) -> set[str]:
+    """Top-level entries of site-packages that only packages outside torch's closure own."""
+    owned: dict[str, set[bool]] = {}
+    for dist in metadata.distributions():
+        allowed = dist.metadata["Name"].lower().replace("_", "-") in allowed_dists
+        for f in dist.files or []:
+            top = f.parts[0]
+            if top not in ("..", "bin") and not top.endswith((".dist-info", ".egg-info", ".pth")):
+                owned.setdefault(top.removesuffix(".py"), set()).add(allowed)
+    return {top for top, flags in owned.items() if flags == {False}}
+
+
 @pytest.mark.slow
 def test_cli_measures_with_every_other_package_blocked(tmp_path):
-    """Simulate a bare GPU image: block every installed module outside torch's own closure."""
-    allowed_dists = _torch_closure()
-    blocked = sorted({mod for mod, dists in metadata.packages_distributions().items()
-                      if not any(d.lower().replace("_", "-") in allowed_dists for d in dists)
-                      and mod not in sys.stdlib_module_names and not mod.startswith("_")})
+    """Simulate a bare GPU image: hide every installed package outside torch's own closure."""
+    blocked = sorted(_blocked_roots(_torch_closure()))
     assert {"matplotlib", "mkdocs", "markdown_exec", "pytest"} <= set(blocked)
+    site_dirs = sorted({str(Path(p).resolve()) for p in sys.path if p.endswith("site-packages")})
     (tmp_path / "sitecustomize.py").write_text(textwrap.dedent(f"""
         import sys
+        from importlib.machinery import PathFinder
+        from pathlib import Path
         BLOCKED = set({json.dumps(blocked)})
+        SITES = [Path(p) for p in {json.dumps(site_dirs)}]
         class Block:
+            # Decide by where a module would load from, so setuptools' vendored copies still load.
             def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] in BLOCKED:
-                    raise ImportError(f"{{name}} is not installed on a bare torch image")
+                spec = PathFinder.find_spec(name, path)
+                origin = spec and (spec.origin or (list(spec.submodule_search_locations or []) or [None])[0])
+                for site in SITES:
+                    if origin and Path(origin).is_relative_to(site):
+                        if Path(origin).relative_to(site).parts[0].removesuffix(".py") in BLOCKED:
+                            # Look again outside site-packages, e.g. setuptools/_vendor on sys.path.
+                            rest = [p for p in (path or sys.path) if Path(p or ".").resolve() not in SITES]
+                            found = PathFinder.find_spec(name, rest)
+                            if found is None:
+                                raise ModuleNotFoundError(f"No module named {{name!r}} (hidden: not on a bare torch image)", name=name)
+                            return found
+                return None
         sys.meta_path.insert(0, Block())
     """))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "src")])}

@@ -51,11 +51,11 @@ def test_benchmark_page_has_every_workload_with_numbers_and_provenance(site):
     assert len(tables) >= 3
     for name in ("numel 1048576", "batch 64, features 512", "batch 8, image 224"):
         assert name in html, f"no provenance for the workload with {name}"
-    for column in ("Median ± ½ IQR", "Speedup vs eager", "Compile cold / warm", "Break-even",
+    for column in ("Median ± ½ IQR (n)", "Speedup vs eager", "Compile cold / warm", "Break-even",
                    "Peak memory", "Max rel. error"):
         assert html.count(column) >= 3
     assert html.count('class="evc-provenance"') >= 3
-    assert re.search(r"<td><code>default</code></td>\s*<td>[\d.]+ (ms|s|µs) ±", html)
+    assert re.search(r"<td><code>default</code></td>\s*<td>[\d.]+ (ms|s|µs) ± [\d.]+ (ms|s|µs) \(n=\d+\)", html)
     assert html.count("<svg") >= 1 and "currentColor" in html
 
 
@@ -118,7 +118,7 @@ def test_a_raising_snippet_fails_the_build_and_is_named(tmp_path):
     out = build(tmp_path / "site", cwd=tmp_path, env=env)
     assert out.returncode != 0
     assert "broken_example.py exited with code 1" in out.stderr
-    assert "Aborted" in out.stderr
+    assert "Aborted" in out.stdout + out.stderr
 
 
 def test_missing_include_fails_the_build(tmp_path):

@@ -51,22 +51,20 @@ def _row(r: ModeResult, items: str) -> list[str]:
         breakeven = "—"
     return [
         f"`{r.mode}`",
-        f"{fmt_time(r.median_s)} ± {fmt_time(r.iqr_s / 2)}" if has_time else "—",
+        f"{fmt_time(r.median_s)} ± {fmt_time(r.iqr_s / 2)} (n={r.n})" if has_time else "—",
         f"{r.throughput:,.1f} {items}/s" if r.throughput else "—",
         "1× (baseline)" if baseline and has_time else (
-            f"**{r.speedup:.2f}×** (vs eager {fmt_time(stats.median(r.eager_samples_s))}, same process)"
-            if r.speedup else "—"),
+            f"**{r.speedup:.2f}×** (eager {fmt_time(stats.median(r.eager_samples_s))})" if r.speedup else "—"),
         "—" if baseline else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}",
         breakeven,
         memory,
         "—" if r.max_rel_err is None else f"{r.max_rel_err:.1e}",
-        str(r.n) if r.n else "—",
         _status(r),
     ]
 
 
-HEADER = ["Mode", "Median ± ½ IQR", "Throughput", "Speedup vs eager", "Compile cold / warm",
-          "Break-even", "Peak memory", "Max rel. error", "n", "Status"]
+HEADER = ["Mode", "Median ± ½ IQR (n)", "Throughput", "Speedup vs eager", "Compile cold / warm",
+          "Break-even", "Peak memory", "Max rel. error", "Status"]
 
 
 def table(record: Record, page: bool = True) -> str:
