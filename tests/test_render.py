@@ -61,3 +61,11 @@ def test_chart_is_inline_svg_that_follows_the_colour_scheme(tmp_path, monkeypatc
     assert "#010101" not in svg and "<metadata" not in svg
     assert not re.search(r"(href|src)=\"https?:|url\(https?:", svg)  # nothing fetched: works offline
     assert "mlp · default" in svg and "2.20×" in svg
+
+
+def test_table_warns_when_eager_differs_between_processes():
+    steady = make_record("mlp", eager=(0.010, 0.010, 0.010))
+    assert "differed between processes" not in render.table(steady)
+    drifting = make_record("mlp", eager=(0.010, 0.010, 0.010))
+    drifting.results[0] = records.ModeResult("eager", "ok", samples_s=[0.02, 0.02, 0.02]).finish(64)
+    assert "Eager's median differed between processes on this machine (10 ms to 20 ms)" in render.table(drifting)

@@ -18,11 +18,15 @@
 # built, so every number below was measured on the machine named in the first output.
 
 # %%
+import logging
 import platform
 import time
 
 import torch
 from torch import nn
+
+# A CUDA build of torch on a machine without a GPU logs a harmless notice when it compiles C++.
+logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 print(f"torch {torch.__version__} on {DEVICE}, {torch.get_num_threads()} CPU threads, "
@@ -31,14 +35,26 @@ print(f"torch {torch.__version__} on {DEVICE}, {torch.get_num_threads()} CPU thr
 # %% [markdown]
 # ## 1. A model and its eager baseline
 #
-# A small stack of linear layers and pointwise activations, in inference mode.
+# A small residual block: layer norm, a projection, the tanh approximation of GELU (written out, as
+# in GPT-2) and a skip connection. Most of its work is element-wise: in eager mode each of those
+# operations is a separate pass over memory.
 
 # %%
+class Block(nn.Module):
+    def __init__(self, width=64):
+        super().__init__()
+        self.norm = nn.LayerNorm(width)
+        self.proj = nn.Linear(width, width)
+
+    def forward(self, x):
+        h = self.proj(self.norm(x))
+        h = 0.5 * h * (1.0 + torch.tanh(0.7978845608 * (h + 0.044715 * h**3)))
+        return x + h
+
+
 torch.manual_seed(0)
-model = nn.Sequential(
-    nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 2048), nn.GELU(), nn.Linear(2048, 512)
-).to(DEVICE).eval()
-x = torch.randn(64, 512, device=DEVICE)
+model = Block().to(DEVICE).eval()
+x = torch.randn(16384, 64, device=DEVICE)
 
 
 def timed(fn, repeat=20):
@@ -79,9 +95,9 @@ print("compiled output matches eager")
 # %% [markdown]
 # ## 3. The steady state
 #
-# Later calls reuse the generated code. Whether they are faster depends on the model and the
-# machine: a model dominated by large matrix multiplications gains little, because those run in the
-# same vendor library either way.
+# Later calls reuse the generated code. Inductor fused the element-wise tail of the block into one
+# loop, so the tensor crosses memory far fewer times. (A model dominated by large matrix
+# multiplications gains less: those run in the same vendor library either way.)
 
 # %%
 compiled_s = timed(compiled)

@@ -72,7 +72,18 @@ def table(record: Record, page: bool = True) -> str:
     items = record.spec.get("items", "calls")
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(_row(r, items)) + " |" for r in record.results]
-    return "\n".join(lines) + "\n\n" + provenance(record, page) + "\n"
+    return "\n".join(lines) + "\n\n" + _eager_spread(record) + provenance(record, page) + "\n"
+
+
+def _eager_spread(record: Record) -> str:
+    """Say so when eager itself ran at different speeds in different processes."""
+    medians = [stats.median(r.samples_s) for r in record.results if r.mode == "eager" and r.samples_s]
+    medians += [stats.median(r.eager_samples_s) for r in record.results if r.eager_samples_s]
+    if len(medians) < 2 or max(medians) <= 1.1 * min(medians):
+        return ""
+    return (f"Eager's median differed between processes on this machine ({fmt_time(min(medians))} to "
+            f"{fmt_time(max(medians))}): compare each mode with the eager run beside it (the speedup), "
+            "not absolute times across rows.\n\n")
 
 
 def provenance(record: Record, page: bool = True) -> str:
@@ -152,7 +163,7 @@ def speedup_chart(names: list[str]) -> str:
         ax.axvline(1.0, color=ink, linewidth=1, linestyle="--")
         for y, v in enumerate(values):
             ax.text(v, y, f" {v:.2f}×" if v else " failed", va="center")
-        ax.set_xlabel("speedup vs eager (×, higher is better; dashed line = eager)")
+        ax.set_xlabel("speedup vs eager (×); dashed line: eager")
         ax.set_xlim(0, max(values + [1.0]) * 1.25)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
@@ -190,10 +201,15 @@ def snippet(rel_path: str) -> str:
 
 
 def snippet_index() -> str:
-    """Every snippet file with its one-line docstring."""
-    lines = ["| Snippet | What it shows |", "|---|---|"]
+    """Every snippet file, what it shows, and where this build ran it."""
+    lines = ["| Snippet | What it shows | Ran on |", "|---|---|---|"]
     for path in sorted(Path(snippets.root()).rglob("*.py")):
         rel = path.relative_to(snippets.root()).as_posix()
-        first = path.read_text(encoding="utf-8").lstrip().split("\n", 1)[0].strip('"\' ')
-        lines.append(f"| `{rel}` | {first} |")
+        body = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
+        first = next((ln.strip().strip('"') for ln in body if ln.strip()), "")
+        result = snippets.check(snippets.run(rel))  # cached when its page already ran it
+        ran = (f"not run: {result.skipped}" if result.skipped else
+               f"`{result.machine}`, torch {result.torch}, {result.date}")
+        first = first.replace("|", "\\|")  # a pipe would end the table cell
+        lines.append(f"| `{rel}` | {first} | {ran} |")
     return "\n".join(lines) + "\n"
