@@ -58,6 +58,30 @@ def _calls_per_sample(fn, inputs, sync, min_sample_s: float) -> int:
     return max(1, int(min_sample_s / max(once, 1e-9)) + 1)
 
 
+def _first_call(compiled, inputs, sync):
+    """The first call of a compiled fn traces and compiles it: (its output, seconds it took)."""
+    t0 = time.perf_counter()
+    out = compiled(*inputs)
+    sync()
+    return out, time.perf_counter() - t0
+
+
+def _interleaved_samples(fns, inputs, sync, cfg: dict, budget_s: float) -> list[list[float]]:
+    """Time each fn in turn, sample after sample, until every median is known to ~1 % (or the
+    budget or n_max ends it, but never before n_min): drift then hits all fns alike."""
+    for fn in fns:
+        _timer(fn, inputs, sync, 2)  # warm-up, not kept
+    numbers = [_calls_per_sample(fn, inputs, sync, cfg["min_sample_s"]) for fn in fns]
+    series: list[list[float]] = [[] for _ in fns]
+    t_end = time.perf_counter() + budget_s
+    while len(series[0]) < cfg["n_min"] or (
+            time.perf_counter() < t_end and len(series[0]) < cfg["n_max"]
+            and max(stats.median_rel_error(s) for s in series) > 0.01):
+        for fn, number, samples in zip(fns, numbers, series):
+            samples.append(_timer(fn, inputs, sync, number))
+    return series
+
+
 def _max_errors(out, ref) -> tuple[float, float]:
     import torch
 
@@ -93,45 +117,23 @@ def _child(args: dict) -> dict:
         fn, inputs = w.build(profile, device)
         if phase == "warm":
             compiled = torch.compile(fn, mode=mode)
-            t0 = time.perf_counter()
-            compiled(*inputs)
-            sync()
-            first = time.perf_counter() - t0
+            _, first = _first_call(compiled, inputs, sync)
             steady = stats.median([_timer(compiled, inputs, sync, 1) for _ in range(5)])
             out["compile_warm_s"] = max(first - steady, 0.0)
             return out
         ref = fn(*inputs)
         if mode == "eager":
             out["peak_memory_bytes"], out["memory_kind"] = _peak_memory(device, lambda: fn(*inputs))
-            _timer(fn, inputs, sync, 2)  # warm-up
-            number = _calls_per_sample(fn, inputs, sync, cfg["min_sample_s"])
-            t_end, samples = time.perf_counter() + cfg["budget_s"], []
-            while len(samples) < cfg["n_min"] or (
-                    time.perf_counter() < t_end and len(samples) < cfg["n_max"]
-                    and stats.median_rel_error(samples) > 0.01):
-                samples.append(_timer(fn, inputs, sync, number))
-            out["samples_s"] = samples
+            [out["samples_s"]] = _interleaved_samples([fn], inputs, sync, cfg, cfg["budget_s"])
             return out
         compiled = torch.compile(fn, mode=mode)
-        t0 = time.perf_counter()
-        got = compiled(*inputs)
-        sync()
-        out["first_call_s"] = time.perf_counter() - t0
+        got, out["first_call_s"] = _first_call(compiled, inputs, sync)
         out["max_abs_err"], out["max_rel_err"] = _max_errors(got, ref)
         out["status"] = "ok" if out["max_rel_err"] <= w.rtol else "mismatch"
         if out["status"] == "mismatch":
             out["message"] = f"max relative error {out['max_rel_err']:.2e} > tolerance {w.rtol:.0e}"
         out["peak_memory_bytes"], out["memory_kind"] = _peak_memory(device, lambda: compiled(*inputs))
-        _timer(fn, inputs, sync, 2)
-        _timer(compiled, inputs, sync, 2)
-        n_e = _calls_per_sample(fn, inputs, sync, cfg["min_sample_s"])
-        n_c = _calls_per_sample(compiled, inputs, sync, cfg["min_sample_s"])
-        t_end, eager_s, comp_s = time.perf_counter() + 2 * cfg["budget_s"], [], []
-        while len(comp_s) < cfg["n_min"] or (
-                time.perf_counter() < t_end and len(comp_s) < cfg["n_max"]
-                and max(stats.median_rel_error(eager_s), stats.median_rel_error(comp_s)) > 0.01):
-            eager_s.append(_timer(fn, inputs, sync, n_e))
-            comp_s.append(_timer(compiled, inputs, sync, n_c))
+        eager_s, comp_s = _interleaved_samples([fn, compiled], inputs, sync, cfg, 2 * cfg["budget_s"])
         out["samples_s"], out["eager_samples_s"] = comp_s, eager_s
         return out
 
@@ -151,6 +153,22 @@ def _child_main(argv: list[str]) -> int:
 
 
 # ----------------------------------------------------------------------------- parent process
+def run_isolated(cmd: list[str], env: dict, timeout: float, cwd: str | None = None) -> tuple[int | None, str, str]:
+    """Run cmd in a session of its own: (returncode or None on timeout, stdout, stderr).
+
+    On timeout the whole process group is killed, inductor's compile workers included.
+    """
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return proc.returncode, out, err
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return None, out, err
+
+
 def _run_child(args: dict, env: dict, timeout: float) -> dict:
     """Run one phase in a fresh interpreter; never raises for the child's failures."""
     pkg_parent = str(Path(__file__).resolve().parents[1])
@@ -159,25 +177,19 @@ def _run_child(args: dict, env: dict, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="evc-result-") as tmp:
         out_path = Path(tmp) / "result.json"
         cmd = [sys.executable, "-m", "eager_vs_compiled.measure", json.dumps(args), str(out_path)]
-        # A session of its own, so a timeout also kills inductor's compile workers.
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
-        try:
-            _, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+        returncode, _, err = run_isolated(cmd, env, timeout)
+        if returncode is None:
             return {"status": "timeout", "message": f"no result after {timeout:.0f} s"}
         if out_path.exists():
             result = json.loads(out_path.read_text())
             result.setdefault("status", "ok")
             return result
-        if proc.returncode < 0:
-            sig = signal.Signals(-proc.returncode).name
-            kind = "oom" if proc.returncode == -signal.SIGKILL else "crashed"
+        if returncode < 0:
+            sig = signal.Signals(-returncode).name
+            kind = "oom" if returncode == -signal.SIGKILL else "crashed"
             return {"status": kind, "message": f"killed by {sig} (the kernel's OOM killer sends SIGKILL)"}
         tail = " | ".join(err.strip().splitlines()[-3:])
-        return {"status": "crashed", "message": f"exit code {proc.returncode}: {tail}"}
+        return {"status": "crashed", "message": f"exit code {returncode}: {tail}"}
 
 
 def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float | None = None,

@@ -10,8 +10,6 @@ import hashlib
 import json
 import logging
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import machine
+from .measure import remeasure_requested, run_isolated
 
 log = logging.getLogger("eager_vs_compiled")
 COUNTS: Counter = Counter()  # "ran" / "cached" / "skipped" in this process
@@ -86,7 +85,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
         return SnippetResult(str(path), code, None, "", "", 0.0, skipped=f"requires {', '.join(sorted(missing))}",
                              **stamp)
     cached = cache_dir() / f"{_key(code)}.json"
-    if use_cache and cached.exists() and os.environ.get("EVC_REMEASURE", "") not in ("1", "true", "yes"):
+    if use_cache and cached.exists() and not remeasure_requested():
         try:
             result = SnippetResult(**{**json.loads(cached.read_text()), "cached": True})
             COUNTS["cached"] += 1
@@ -111,16 +110,9 @@ def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResul
     with tempfile.TemporaryDirectory(prefix="evc-snippet-") as cwd:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore::FutureWarning"}
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, str(path.resolve())], cwd=cwd, env=env, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-            code_ = proc.returncode
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # also ends inductor's compile workers
-            out, err = proc.communicate()
+        code_, out, err = run_isolated([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
+        if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
-            code_ = None
     return SnippetResult(str(path), code, code_, out, err, time.perf_counter() - t0, **stamp)
 
 
