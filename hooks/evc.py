@@ -39,8 +39,9 @@ def on_config(config):
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
         jupyter.config["cache_dir"] = str(nb_cache)
-        if measure.remeasure_requested():
-            jupyter.config["cache"] = False
+        if measure.remeasure_requested():  # execute the notebooks again, and cache the new run
+            for old in nb_cache.glob("**/*.json"):
+                old.unlink()
     measure.COUNTS.clear()
     snippets.COUNTS.clear()
     _state.update(t0=time.time(), nb_cache=nb_cache)

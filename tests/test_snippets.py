@@ -76,3 +76,15 @@ def test_gpu_snippet_is_skipped_visibly_on_a_cpu_machine(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
     result = snippets.run("gpu.py")
     assert result.skipped == "requires cuda" and result.ok
+
+
+def test_remeasure_reruns_a_snippet_once_per_process(tmp_path, monkeypatch):
+    (tmp_path / "hello.py").write_text('"""Hello."""\nprint("hi")\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    snippets.run("hello.py")  # an older run, cached
+    monkeypatch.setattr(snippets, "_RAN_HERE", set())  # as if a new build process started
+    monkeypatch.setenv("EVC_REMEASURE", "1")
+    first, second = snippets.run("hello.py"), snippets.run("hello.py")
+    assert not first.cached and second.cached
