@@ -54,6 +54,11 @@ class ModeResult:
     threads: int | None = None
     wall_s: float | None = None  # how long measuring this mode took
 
+    @property
+    def eager_median_s(self) -> float | None:
+        """Median of the eager samples taken beside this mode (same process), if any."""
+        return stats.median(self.eager_samples_s) if self.eager_samples_s else None
+
     def finish(self, items_per_call: int) -> "ModeResult":
         """Fill the derived fields from the raw samples (one place computes them)."""
         if self.samples_s:
@@ -64,7 +69,7 @@ class ModeResult:
                 # gpt-fast's convention: compile time = first call minus a steady-state call.
                 self.compile_cold_s = max(self.first_call_s - self.median_s, 0.0)
         if self.samples_s and self.eager_samples_s:
-            eager = stats.median(self.eager_samples_s)
+            eager = self.eager_median_s
             self.speedup = eager / self.median_s
             self.breakeven_iters = stats.breakeven_iterations(self.compile_cold_s, eager, self.median_s)
         return self
@@ -143,11 +148,9 @@ def path_for(root: Path, slug: str, workload: str) -> Path:
     return Path(root) / slug / f"{workload}.json"
 
 
-def save(record: Record, root: Path | None = None) -> Path:
-    """Write atomically: a temp file in the same folder, then rename over the old one."""
-    path = path_for(root or default_root(), record.machine["slug"], record.workload)
+def write_atomic(path: Path, text: str) -> None:
+    """A temp file in the same folder, then a rename: readers see the old file or the new, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = record.to_json()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -158,6 +161,12 @@ def save(record: Record, root: Path | None = None) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def save(record: Record, root: Path | None = None) -> Path:
+    """Write the record atomically to measurements/<slug>/<workload>.json."""
+    path = path_for(root or default_root(), record.machine["slug"], record.workload)
+    write_atomic(path, record.to_json())
     return path
 
 

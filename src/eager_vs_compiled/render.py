@@ -10,7 +10,7 @@ import io
 import re
 from pathlib import Path
 
-from . import machine, measure, records, snippets, stats
+from . import machine, measure, records, snippets
 from .records import ModeResult, Record
 
 
@@ -54,7 +54,7 @@ def _row(r: ModeResult, items: str) -> list[str]:
         f"{fmt_time(r.median_s)} ± {fmt_time(r.iqr_s / 2)} (n={r.n})" if has_time else "—",
         f"{r.throughput:,.1f} {items}/s" if r.throughput else "—",
         "1× (baseline)" if baseline and has_time else (
-            f"**{r.speedup:.2f}×** (eager {fmt_time(stats.median(r.eager_samples_s))})" if r.speedup else "—"),
+            f"**{r.speedup:.2f}×** (eager {fmt_time(r.eager_median_s)})" if r.speedup else "—"),
         "—" if baseline else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}",
         breakeven,
         memory,
@@ -77,8 +77,8 @@ def table(record: Record, page: bool = True) -> str:
 
 def _eager_spread(record: Record) -> str:
     """Say so when eager itself ran at different speeds in different processes."""
-    medians = [stats.median(r.samples_s) for r in record.results if r.mode == "eager" and r.samples_s]
-    medians += [stats.median(r.eager_samples_s) for r in record.results if r.eager_samples_s]
+    medians = [r.median_s for r in record.results if r.mode == "eager" and r.median_s]
+    medians += [r.eager_median_s for r in record.results if r.eager_samples_s]
     if len(medians) < 2 or max(medians) <= 1.1 * min(medians):
         return ""
     return (f"Eager's median differed between processes on this machine ({fmt_time(min(medians))} to "
@@ -131,11 +131,12 @@ def headline(names: list[str]) -> str:
             lines.append(f"| {rec.title} | — | no compiled mode finished | — | — | — |")
             continue
         be = f"{best.breakeven_iters:,.0f} calls" if best.breakeven_iters is not None else "never"
-        lines.append(f"| {rec.title} | {fmt_time(stats.median(best.eager_samples_s))} | `{best.mode}` "
+        lines.append(f"| {rec.title} | {fmt_time(best.eager_median_s)} | `{best.mode}` "
                      f"{fmt_time(best.median_s)} | **{best.speedup:.2f}×** | {fmt_time(best.compile_cold_s)} | {be} |")
     dates = sorted({r.date[:10] for r in recs})
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
     m, v = recs[0].machine, recs[0].versions
-    note = (f"Measured on **{machine.label(m)}** (`{m.get('slug')}`) · {' to '.join([dates[0], dates[-1]][:len(dates)])}"
+    note = (f"Measured on **{machine.label(m)}** (`{m.get('slug')}`) · {when}"
             f" · torch {v.get('torch')} · Python {v.get('python')} · sizes and sample counts per workload on "
             f"the [benchmark page](benchmarks/index.md)\n{{: .evc-provenance }}")
     return "\n".join(lines) + "\n\n" + note + "\n"

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import machine
 from .measure import remeasure_requested, run_isolated
+from .records import write_atomic
 
 log = logging.getLogger("eager_vs_compiled")
 COUNTS: Counter = Counter()  # "ran" / "cached" / "skipped" in this process
@@ -101,11 +102,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     COUNTS["ran"] += 1
     if result.returncode == 0:
         _RAN_HERE.add(cached.name)
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump({k: v for k, v in asdict(result).items() if k != "cached"}, f)
-        os.replace(tmp, cached)
+        write_atomic(cached, json.dumps({k: v for k, v in asdict(result).items() if k != "cached"}))
     return result
 
 
