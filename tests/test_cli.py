@@ -2,7 +2,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from eager_vs_compiled import cli, machine, records
 from helpers import make_record
 
