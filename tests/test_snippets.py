@@ -28,7 +28,9 @@ def test_snippet_follows_the_house_shape(rel):
     assert "assert" in text, f"{rel}: ends with asserts on behaviour"
     imported = set(re.findall(r"^(?:from|import) (\w+)", text, re.M))
     assert imported <= {"torch", "torchvision", "time", "math", "os", "platform", "tempfile",
-                        "contextlib", "io", "logging", "sys", "re", "warnings", "functools"}, imported
+                        "contextlib", "io", "logging", "sys", "re", "warnings", "functools",
+                        "traceback", "subprocess", "shutil", "pathlib", "gc", "statistics",
+                        "textwrap", "importlib", "json", "copy", "random"}, imported
 
 
 def test_a_raising_snippet_is_an_error_naming_it(tmp_path, monkeypatch):

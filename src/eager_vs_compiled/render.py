@@ -7,6 +7,8 @@ Tables need only the standard library; charts import matplotlib lazily (a docs d
 from __future__ import annotations
 
 import io
+import json
+import os
 import re
 from pathlib import Path
 
@@ -213,4 +215,137 @@ def snippet_index() -> str:
                f"`{result.machine}`, torch {result.torch}, {result.date}")
         first = first.replace("|", "\\|")  # a pipe would end the table cell
         lines.append(f"| `{rel}` | {first} | {ran} |")
+    return "\n".join(lines) + "\n"
+
+
+# --- Troubleshooting: captured symptoms and the error index -------------------------------------
+
+CAPTURES = "captures"  # measurements/<machine slug>/captures/<snippet>.json: symptoms needing special hardware
+
+
+def _capture_path(root: Path, slug: str, rel_path: str) -> Path:
+    return Path(root) / slug / CAPTURES / (rel_path.removesuffix(".py").replace("/", "__") + ".json")
+
+
+def _save_capture(result: snippets.SnippetResult, rel_path: str) -> None:
+    """Keep a symptom captured on special hardware (a GPU) so CPU builds can show the real text."""
+    fields = ("code", "stdout", "date", "machine", "torch", "duration_s")
+    data = {"snippet": rel_path, **{k: getattr(result, k) for k in fields}, "machine_info": machine.describe()}
+    records.write_atomic(_capture_path(records.default_root(), result.machine, rel_path),
+                         json.dumps(data, indent=1) + "\n")
+
+
+def _find_capture(rel_path: str) -> dict | None:
+    """The newest committed capture of this snippet from any machine, or None."""
+    found = []
+    for path in sorted(records.default_root().glob(f"*/{CAPTURES}/*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as err:
+            raise records.RecordError(path, f"not valid JSON ({err})") from None
+        if data.get("snippet") == rel_path:
+            found.append(data)
+    return max(found, key=lambda d: d.get("date", ""), default=None)
+
+
+def message_in_source(text: str) -> tuple[str, int, str] | None:
+    """Where the installed torch's source spells `text`: (path under torch/, line number, the line)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.origin:
+        return None
+    pkg = Path(spec.origin).parent
+    for path in sorted(pkg.rglob("*.py")):
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for i, line in enumerate(lines, 1):
+            if text in line:
+                return f"torch/{path.relative_to(pkg).as_posix()}", i, line.strip()
+    return None
+
+
+def _symptom(rel_path: str) -> tuple[str, str, str]:
+    """(the symptom's text, where it came from as Markdown, kind) for a troubleshooting snippet.
+
+    kind: "this build" | "capture" | "source" | "none". A snippet that ran must print, as its first
+    line, text matching its `# expects:` header; otherwise the build fails naming it.
+    """
+    result = snippets.check(snippets.run(rel_path))
+    head = snippets.headers(result.code)
+    if not result.skipped:
+        text = result.stdout.rstrip()
+        first = text.lstrip().splitlines()[0] if text.strip() else ""
+        if "expects" in head and not re.match(head["expects"], first):
+            raise snippets.SnippetError(
+                f"snippet {result.path} no longer reproduces its symptom: its first line {first!r} "
+                f"does not match its '# expects: {head['expects']}' header")
+        if snippets.requirements(result.code):
+            _save_capture(result, rel_path)
+        when = "cached from a run on" if result.cached else "captured while building this page on"
+        return text, (f"Printed by `snippets/{rel_path}` — {when} {result.date}, `{result.machine}`, "
+                      f"torch {result.torch}."), "this build"
+    capture = _find_capture(rel_path)
+    if capture is not None:
+        older = "" if capture.get("code") == result.code else " (by an earlier version of the snippet)"
+        return capture["stdout"].rstrip(), (
+            f"Captured on `{capture['machine']}` ({machine.label(capture.get('machine_info', {}))}), "
+            f"torch {capture['torch']}, {capture['date']}{older}; committed under `measurements/`. "
+            f"This build ran on `{result.machine}`, where the snippet {result.skipped}."), "capture"
+    hit = message_in_source(head["message-in-source"]) if head.get("message-in-source") else None
+    if hit is not None:
+        where, line_no, line = hit
+        return line, (
+            f"**Not reproduced here**: the snippet {result.skipped} and no machine that has one has "
+            f"captured it yet. Above is the line of the installed torch {result.torch} that raises it, "
+            f"`{where}` line {line_no}; the printed message fills in the placeholders."), "source"
+    return "", f"Not reproduced here: the snippet {result.skipped}.", "none"
+
+
+def symptom(rel_path: str) -> str:
+    """A recipe's symptom as the installed torch printed it, with its provenance and how to reproduce it."""
+    text, where, kind = _symptom(rel_path)
+    out = []
+    if text:
+        out.append(f"````{'python' if kind == 'source' else 'text'}\n{text}\n````\n")
+    out.append(f"{where}\n{{: .evc-run }}\n")
+    code = snippets.run(rel_path).code  # cached: the run above
+    body = code if code.endswith("\n") else code + "\n"
+    body = "\n".join(("    " + ln) if ln else "" for ln in body.splitlines())
+    out.append(f'??? example "Reproduce it: snippets/{rel_path}"\n\n    ````python\n{body}\n    ````\n')
+    return "\n".join(out)
+
+
+def _docs_root() -> Path:
+    return Path(os.environ.get("EVC_DOCS", "docs"))
+
+
+def recipes() -> list[tuple[Path, str, str]]:
+    """Every troubleshooting recipe page: (page path, its title, its symptom snippet)."""
+    found = []
+    for page in sorted((_docs_root() / "troubleshooting").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        rels = re.findall(r'render\.symptom\("([^"]+)"\)', text)
+        if not rels:
+            continue
+        title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), page.stem)
+        found += [(page, title, rel) for rel in rels]
+    return found
+
+
+def error_index() -> str:
+    """Every captured message (its first line) → its recipe, for Ctrl-F."""
+    import html
+
+    lines = ["| Message (first line, as printed) | Recipe | Where the text comes from |", "|---|---|---|"]
+    for page, title, rel in recipes():
+        text, _, kind = _symptom(rel)
+        first = text.strip().splitlines()[0] if text.strip() else "(not reproduced on this machine)"
+        cell = "<code>" + html.escape(first).replace("|", "&#124;") + "</code>"
+        origin = {"this build": "this build", "capture": "committed capture",
+                  "source": "torch source (not reproduced here)", "none": "—"}[kind]
+        link = page.relative_to(_docs_root() / "troubleshooting").as_posix()
+        lines.append(f"| {cell} | [{title.replace('|', '&#124;')}]({link}) | {origin} |")
     return "\n".join(lines) + "\n"

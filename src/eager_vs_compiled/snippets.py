@@ -58,13 +58,29 @@ def cache_dir() -> Path:
     return Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "snippets"
 
 
+HEADER_KEYS = ("requires", "expects", "message-in-source")
+
+
+def headers(code: str) -> dict[str, str]:
+    """Header comments a snippet declares, e.g. `# requires: cuda`, `# expects: ^RuntimeError: `.
+
+    - requires: what it needs to run (`cuda`); elsewhere it is skipped and shown as not run;
+    - expects: a regular expression the first line of its output must match (troubleshooting
+      symptoms: the error it reproduces);
+    - message-in-source: text of that error as written in torch's source, shown from the installed
+      torch where the snippet cannot run and no capture from another machine exists.
+    """
+    found = {}
+    for line in code.splitlines():
+        for key in HEADER_KEYS:
+            if line.startswith(f"# {key}:"):
+                found[key] = line.split(":", 1)[1].strip()
+    return found
+
+
 def requirements(code: str) -> set[str]:
     """`# requires: cuda` (any header line) declares what a snippet needs."""
-    needs = set()
-    for line in code.splitlines():
-        if line.startswith("# requires:"):
-            needs |= {w.strip() for w in line.split(":", 1)[1].split(",") if w.strip()}
-    return needs
+    return {w.strip() for w in headers(code).get("requires", "").split(",") if w.strip()}
 
 
 def _key(code: str) -> str:
