@@ -71,6 +71,29 @@ def on_post_build(config):
     path.write_text(json.dumps(report, indent=1))
 
 
+def on_page_markdown(markdown, page, config, files):
+    from eager_vs_compiled import render
+
+    render.SHOWN.clear()  # what this page shows is collected while its Markdown is rendered
+    return markdown
+
+
+def on_page_content(html, page, config, files):
+    """The footer's freshness stamp: when and where this page's numbers and outputs came from."""
+    from eager_vs_compiled import machine, render
+
+    shown = list(render.SHOWN)
+    me, versions = machine.describe(), machine.versions()
+    if page.file.src_uri.endswith(".py"):  # an executed notebook: its run is in our notebook cache
+        runs = [p for p in _state["nb_cache"].glob("**/*") if p.is_file()]
+        if runs:
+            date = time.strftime("%Y-%m-%d", time.gmtime(max(p.stat().st_mtime for p in runs)))
+            shown.append(("ran", me["slug"], date, versions["torch"]))
+    page.meta["evc_stamp"] = render.freshness(me["slug"], versions["torch"], time.strftime("%Y-%m-%d"), shown)
+    render.SHOWN.clear()
+    return html
+
+
 def on_files(files, config):
     _state["files"] = files
     return files

@@ -69,3 +69,13 @@ def test_table_warns_when_eager_differs_between_processes():
     drifting = make_record("mlp", eager=(0.010, 0.010, 0.010))
     drifting.results[0] = records.ModeResult("eager", "ok", samples_s=[0.02, 0.02, 0.02]).finish(64)
     assert "Eager's median differed between processes on this machine (10 ms to 20 ms)" in render.table(drifting)
+
+
+def test_freshness_stamp_names_each_source_with_its_dates_and_torch():
+    shown = [("measured", "cpu-a", "2026-11-30", "2.14.1"), ("measured", "cpu-a", "2026-12-02", "2.14.1"),
+             ("measured", "gpu-h200", "2026-12-01", "2.11.0"), ("ran", "cpu-a", "2026-12-02", "2.14.1")]
+    stamp = render.freshness("cpu-a", "2.14.1", "2026-12-02", shown)
+    assert stamp.startswith("Numbers measured on cpu-a (2026-11-30 to 2026-12-02, torch 2.14.1); "
+                            "on gpu-h200 (2026-12-01, torch 2.11.0). Snippets run on cpu-a")
+    assert stamp.endswith("Built 2026-12-02 on cpu-a with torch 2.14.1.")
+    assert render.freshness("cpu-a", "2.14.1", "2026-12-02", []).startswith("No measured numbers")

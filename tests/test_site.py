@@ -75,6 +75,33 @@ def test_no_page_loads_anything_from_another_host(site):
         assert not pattern.search(page.read_text()), page
 
 
+def test_no_link_is_left_pointing_at_a_markdown_source(site):
+    """Generated Markdown (markdown-exec, notebooks) bypasses MkDocs' rewriting; the hook resolves it."""
+    for page in pages(site["dir"]):
+        left = re.findall(r'href="(?!https?:)[^"]*\.md(?:#[^"]*)?"', page.read_text())
+        assert not left, (page, left)
+
+
+def test_error_index_links_every_recipe(site):
+    index = (site["dir"] / "troubleshooting" / "index.html").read_text()
+    recipes = [p.stem for p in (ROOT / "docs" / "troubleshooting").glob("*.md")
+               if "render.symptom(" in p.read_text()]
+    assert recipes
+    for stem in recipes:
+        assert f'href="{stem}/"' in index, f"the error index does not link {stem}"
+        assert (site["dir"] / "troubleshooting" / stem / "index.html").is_file()
+
+
+def test_every_page_footer_has_its_freshness_stamp(site):
+    for page in pages(site["dir"]):
+        if page.parent.name == "search" or page.name == "404.html":
+            continue
+        stamp = re.search(r'<p class="evc-stamp">([^<]+)</p>', page.read_text())
+        assert stamp and re.search(r"Built \d{4}-\d\d-\d\d on \S+ with torch \S+\.", stamp.group(1)), page
+    bench = (site["dir"] / "benchmarks" / "index.html").read_text()
+    assert re.search(r'class="evc-stamp">Numbers measured on \S+ \(\d{4}-', bench)
+
+
 def test_tutorial_notebook_was_executed(site):
     html = (site["dir"] / "tutorials" / "first_compile_tutorial" / "index.html").read_text()
     assert "first compiled call:" in html and "graphs: 1, graph breaks: 0" in html

@@ -16,6 +16,21 @@ from . import machine, measure, records, snippets
 from .records import ModeResult, Record
 
 
+# What the page being rendered showed: (kind, machine slug, date, torch). The build hook reads and
+# clears it per page to write the footer's freshness stamp.
+SHOWN: list[tuple[str, str, str, str]] = []
+
+
+def _shown_record(rec: Record) -> Record:
+    SHOWN.append(("measured", rec.machine.get("slug", "?"), rec.date[:10], rec.versions.get("torch", "?")))
+    return rec
+
+
+def _shown_run(result) -> None:
+    if not result.skipped:
+        SHOWN.append(("ran", result.machine, result.date, result.torch))
+
+
 def fmt_time(s: float | None) -> str:
     if s is None:
         return "—"
@@ -111,8 +126,8 @@ def workload(name: str) -> str:
 
     Machines become linked tabs (content.tabs.link), this machine first.
     """
-    mine = measure.ensure_record(name)
-    others = [r for r in records.records_for(name) if r.machine.get("slug") != mine.machine["slug"]]
+    mine = _shown_record(measure.ensure_record(name))
+    others = [_shown_record(r) for r in records.records_for(name) if r.machine.get("slug") != mine.machine["slug"]]
     out = []
     for rec in [mine, *others]:
         tag = "this build" if rec is mine else "committed"
@@ -125,7 +140,7 @@ def headline(names: list[str]) -> str:
     """A compact table for the home page: best compiled speedup per workload on this machine."""
     lines = ["| Workload | Eager (same process) | Best compiled | Speedup | Compile (cold) | Break-even |",
              "|---|---|---|---|---|---|"]
-    recs = [measure.ensure_record(name) for name in names]
+    recs = [_shown_record(measure.ensure_record(name)) for name in names]
     for rec in recs:
         done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
         best = max(done, key=lambda r: r.speedup, default=None)
@@ -151,7 +166,7 @@ def speedup_chart(names: list[str]) -> str:
     matplotlib.use("svg")
     import matplotlib.pyplot as plt
 
-    recs = [measure.ensure_record(n) for n in names]
+    recs = [_shown_record(measure.ensure_record(n)) for n in names]
     bars = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None)
             for r in recs for m in r.results if m.mode != "eager"]
     ink = "#010101"  # swapped for currentColor below: the chart follows light/dark mode
@@ -188,6 +203,7 @@ def speedup_chart(names: list[str]) -> str:
 def snippet(rel_path: str) -> str:
     """A snippet's exact text as a code block, then what it printed when this build ran it."""
     result = snippets.check(snippets.run(rel_path))
+    _shown_run(result)
     shown = f"snippets/{rel_path}"
     code = result.code if result.code.endswith("\n") else result.code + "\n"
     out = [f'````python title="{shown}"\n{code}````\n']
@@ -211,6 +227,7 @@ def snippet_index() -> str:
         body = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
         first = next((ln.strip().strip('"') for ln in body if ln.strip()), "")
         result = snippets.check(snippets.run(rel))  # cached when its page already ran it
+        _shown_run(result)
         ran = (f"not run: {result.skipped}" if result.skipped else
                f"`{result.machine}`, torch {result.torch}, {result.date}")
         first = first.replace("|", "\\|")  # a pipe would end the table cell
@@ -274,6 +291,7 @@ def _symptom(rel_path: str) -> tuple[str, str, str]:
     line, text matching its `# expects:` header; otherwise the build fails naming it.
     """
     result = snippets.check(snippets.run(rel_path))
+    _shown_run(result)
     head = snippets.headers(result.code)
     if not result.skipped:
         text = result.stdout.rstrip()
@@ -290,8 +308,10 @@ def _symptom(rel_path: str) -> tuple[str, str, str]:
     capture = _find_capture(rel_path)
     if capture is not None:
         older = "" if capture.get("code") == result.code else " (by an earlier version of the snippet)"
+        SHOWN.append(("captured", capture["machine"], capture["date"], capture["torch"]))
+        info = capture.get("machine_info")
         return capture["stdout"].rstrip(), (
-            f"Captured on `{capture['machine']}` ({machine.label(capture.get('machine_info', {}))}), "
+            f"Captured on `{capture['machine']}`{f' ({machine.label(info)})' if info else ''}, "
             f"torch {capture['torch']}, {capture['date']}{older}; committed under `measurements/`. "
             f"This build ran on `{result.machine}`, where the snippet {result.skipped}."), "capture"
     hit = message_in_source(head["message-in-source"]) if head.get("message-in-source") else None
@@ -349,3 +369,24 @@ def error_index() -> str:
         link = page.relative_to(_docs_root() / "troubleshooting").as_posix()
         lines.append(f"| {cell} | [{title.replace('|', '&#124;')}]({link}) | {origin} |")
     return "\n".join(lines) + "\n"
+
+
+def freshness(this_machine: str, this_torch: str, today: str, shown=None) -> str:
+    """The footer line of a page: when and where its numbers and outputs were produced."""
+    shown = SHOWN if shown is None else shown
+    parts = []
+    for kind, verb in (("measured", "Numbers measured"), ("ran", "Snippets run"), ("captured", "Errors captured")):
+        rows = {(m, d, t) for k, m, d, t in shown if k == kind}
+        if not rows:
+            continue
+        by_machine: dict[tuple[str, str], list[str]] = {}
+        for m, d, t in rows:
+            by_machine.setdefault((m, t), []).append(d)
+        said = []
+        for (m, t), dates in sorted(by_machine.items()):
+            lo, hi = min(dates), max(dates)
+            said.append(f"on {m} ({lo if lo == hi else f'{lo} to {hi}'}, torch {t})")
+        parts.append(f"{verb} " + "; ".join(said))
+    if not parts:
+        parts.append("No measured numbers on this page")
+    return ". ".join(parts) + f". Built {today} on {this_machine} with torch {this_torch}."

@@ -1,0 +1,93 @@
+"""Troubleshooting recipes: each still reproduces its symptom, each has a tested fix, all are indexed."""
+import re
+from pathlib import Path
+
+import pytest
+
+from eager_vs_compiled import render, snippets
+
+ROOT = Path(__file__).resolve().parents[1]
+TROUBLE = ROOT / "docs" / "troubleshooting"
+SYMPTOMS = sorted(p.relative_to(ROOT / "snippets").as_posix()
+                  for p in (ROOT / "snippets" / "troubleshooting").glob("*_symptom.py"))
+RECIPE_PAGES = sorted(p for p in TROUBLE.glob("*.md") if "render.symptom(" in p.read_text())
+
+
+def test_there_are_at_least_fourteen_recipes():
+    assert len(RECIPE_PAGES) >= 14, [p.stem for p in RECIPE_PAGES]
+
+
+@pytest.mark.parametrize("page", RECIPE_PAGES, ids=lambda p: p.stem)
+def test_recipe_page_has_symptom_cause_fix_and_verification(page):
+    text = page.read_text()
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[:4] == ["Symptom", "Cause", "Fix", "How to verify"], (page.name, headings)
+    fixes = re.findall(r'render\.snippet\("(troubleshooting/[^"]+)"\)', text)
+    assert fixes, f"{page.name}: the Fix section shows no tested snippet"
+    for rel in fixes:
+        assert (ROOT / "snippets" / rel).is_file(), f"{page.name}: no snippets/{rel}"
+    for rel in re.findall(r'render\.symptom\("([^"]+)"\)', text):
+        assert rel in SYMPTOMS, f"{page.name}: {rel} is not a troubleshooting *_symptom.py snippet"
+
+
+def test_every_symptom_snippet_is_on_a_recipe_page():
+    shown = {rel for _, _, rel in _recipes()}
+    assert set(SYMPTOMS) <= shown, set(SYMPTOMS) - shown
+
+
+def _recipes():
+    import os
+
+    os.environ.setdefault("EVC_DOCS", str(ROOT / "docs"))
+    return render.recipes()
+
+
+@pytest.mark.parametrize("rel", SYMPTOMS)
+def test_symptom_snippet_still_produces_its_expected_error(rel):
+    """The first printed line must match `# expects:`; a torch that stops raising it fails here."""
+    head = snippets.headers((ROOT / "snippets" / rel).read_text())
+    result = snippets.run(rel)  # cached from test_snippets' real run in this session
+    if result.skipped:
+        literal = head.get("message-in-source")
+        assert literal, f"{rel} cannot run here ({result.skipped}) and names no message-in-source"
+        assert render.message_in_source(literal), f"{rel}: {literal!r} is not in the installed torch's source"
+        pytest.skip(f"{rel}: {result.skipped}; its message was found in torch's source")
+    snippets.check(result)
+    assert "expects" in head, f"{rel} has no '# expects:' header"
+    first = result.stdout.strip().splitlines()[0]
+    assert re.match(head["expects"], first), f"{rel} printed {first!r}, expected /{head['expects']}/"
+
+
+def test_a_symptom_that_changed_fails_the_page_naming_the_snippet(tmp_path, monkeypatch):
+    (tmp_path / "troubleshooting").mkdir()
+    (tmp_path / "troubleshooting" / "gone_symptom.py").write_text(
+        '"""Symptom that no longer happens."""\n# expects: ^RuntimeError: \nprint("all fine")\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(snippets.SnippetError, match=r"gone_symptom\.py no longer reproduces its symptom"):
+        render.symptom("troubleshooting/gone_symptom.py")
+
+
+def test_a_gpu_symptom_shows_a_committed_capture_else_torch_source(tmp_path, monkeypatch):
+    import json
+
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the snippet would really run")
+    (tmp_path / "troubleshooting").mkdir()
+    code = ('"""GPU-only symptom."""\n# requires: cuda\n# expects: ^RuntimeError: \n'
+            '# message-in-source: Torch not compiled with CUDA enabled\nraise SystemExit(1)\n')
+    (tmp_path / "troubleshooting" / "gpu_symptom.py").write_text(code)
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path / "measurements"))
+    shown = render.symptom("troubleshooting/gpu_symptom.py")
+    assert "Not reproduced here" in shown and "torch/" in shown and "not compiled with CUDA" in shown
+    capture = tmp_path / "measurements" / "gpu-box" / "captures" / "troubleshooting__gpu_symptom.json"
+    capture.parent.mkdir(parents=True)
+    capture.write_text(json.dumps({"snippet": "troubleshooting/gpu_symptom.py", "code": code,
+                                   "stdout": "RuntimeError: the real text\n", "date": "2026-12-01",
+                                   "machine": "gpu-box", "torch": "2.11.0", "duration_s": 1.0}))
+    shown = render.symptom("troubleshooting/gpu_symptom.py")
+    assert "RuntimeError: the real text" in shown and "Captured on `gpu-box`" in shown
+    assert "Not reproduced here" not in shown
