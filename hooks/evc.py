@@ -26,7 +26,7 @@ def on_config(config):
     for var, default in (("EVC_MEASUREMENTS", "measurements"), ("EVC_SNIPPETS", "snippets"),
                          ("EVC_CACHE", ".cache/eager-vs-compiled")):
         os.environ.setdefault(var, str(root / default))
-    os.environ.setdefault("EVC_DOCS", str(Path(config.docs_dir).resolve()))
+    os.environ["EVC_DOCS"] = str(Path(config.docs_dir).resolve())  # always this build's pages
 
     ours = logging.getLogger("eager_vs_compiled")
     ours.setLevel(logging.INFO)
@@ -119,6 +119,8 @@ def on_post_page(output, page, config):
         src = posixpath.normpath(posixpath.join(base, target))
         found = files.get_file_from_path(src)
         if found is None:
+            if f"({target}" in (page.markdown or ""):
+                return match.group(0)  # a link of the page's own Markdown: MkDocs has warned already
             log.warning("Doc file '%s' contains a link to '%s', which is not found in the documentation "
                         "files (in generated content).", page.file.src_uri, target)
             return match.group(0)

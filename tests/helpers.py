@@ -1,4 +1,10 @@
-"""Build records for tests without running torch (record logic only; real runs are elsewhere)."""
+"""Shared test helpers: records built without torch runs, and strict site builds."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from eager_vs_compiled import machine, measure, workloads
 from eager_vs_compiled.records import ModeResult, Record
 
@@ -19,3 +25,16 @@ def make_record(name="mlp", machine_info=None, torch_version=None, eager=(0.010,
                   spec_hash=w.spec_hash(profile), harness_version=measure.HARNESS_VERSION,
                   machine=machine_info or machine.describe(), versions=versions,
                   date="2026-12-01T00:00:00+00:00", git_commit=None, results=results)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+
+
+def build(site_dir: Path, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*MKDOCS, "-d", str(site_dir)], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=3600)
+
+
+def last_report() -> dict:
+    return json.loads((Path(os.environ["EVC_CACHE"]) / "last-build.json").read_text())

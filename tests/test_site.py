@@ -9,36 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import build, last_report
 
 ROOT = Path(__file__).resolve().parents[1]
-MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
 pytestmark = pytest.mark.slow
-
-
-def build(site_dir: Path, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*MKDOCS, "-d", str(site_dir)], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=3600)
-
-
-def last_report() -> dict:
-    return json.loads((Path(os.environ["EVC_CACHE"]) / "last-build.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """Build once (measuring whatever is missing here), then once more with nothing changed."""
-    out = tmp_path_factory.mktemp("site")
-    t0 = time.perf_counter()
-    first = build(out / "first")
-    first_s = time.perf_counter() - t0
-    assert first.returncode == 0, first.stderr[-5000:]
-    first_report = last_report()
-    t0 = time.perf_counter()
-    second = build(out / "second")
-    second_s = time.perf_counter() - t0
-    assert second.returncode == 0, second.stderr[-5000:]
-    print(f"\nsite build: first {first_s:.0f} s {first_report}, second {second_s:.0f} s {last_report()}")
-    return {"dir": out / "second", "second_report": last_report(), "second_log": second.stderr}
 
 
 def pages(site_dir: Path):

@@ -319,7 +319,7 @@ def _symptom(rel_path: str) -> tuple[str, str, str]:
         where, line_no, line = hit
         return line, (
             f"**Not reproduced here**: the snippet {result.skipped} and no machine that has one has "
-            f"captured it yet. Above is the line of the installed torch {result.torch} that raises it, "
+            f"captured it yet. Above is the line of the installed torch {result.torch} that raises or logs it, "
             f"`{where}` line {line_no}; the printed message fills in the placeholders."), "source"
     return "", f"Not reproduced here: the snippet {result.skipped}.", "none"
 
