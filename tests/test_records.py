@@ -60,7 +60,7 @@ def test_failed_write_leaves_the_old_record_and_no_temp_file(tmp_path, monkeypat
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(records.RecordWriteError, match=r"cannot write measurement records to .*mlp\.json: disk full"):
         records.save(make_record(eager=(0.02, 0.02, 0.02)), tmp_path)
     assert path.read_text() == before
     assert [p.name for p in path.parent.iterdir()] == ["mlp.json"]

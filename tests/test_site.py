@@ -56,6 +56,56 @@ def test_no_link_is_left_pointing_at_a_markdown_source(site):
         assert not left, (page, left)
 
 
+def test_crawl_every_internal_link_and_anchor_resolves(site):
+    """Follow every href and src of every page inside the site: the file exists, the #anchor too."""
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urldefrag, urljoin, urlparse
+
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.links, self.ids = [], set()
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if "id" in a:
+                self.ids.add(a["id"])
+            if tag == "a" and "name" in a:
+                self.ids.add(a["name"])
+            for key in ("href", "src"):
+                if a.get(key):
+                    self.links.append(a[key])
+
+    root = site["dir"]
+    parsed = {}
+
+    def parse(page):
+        if page not in parsed:
+            c = Collect()
+            c.feed(page.read_text(errors="replace"))
+            parsed[page] = c
+        return parsed[page]
+
+    broken, checked = [], 0
+    for page in pages(root):
+        base = "http://site/" + page.relative_to(root).as_posix()
+        for link in parse(page).links:
+            url = urljoin(base, link)
+            if urlparse(url).netloc != "site" or url.startswith("data:"):
+                continue
+            target, anchor = urldefrag(url)
+            path = root / unquote(urlparse(target).path.lstrip("/"))
+            if path.is_dir():
+                path = path / "index.html"
+            checked += 1
+            if not path.is_file():
+                broken.append(f"{page.relative_to(root)} → {link} (no file)")
+            elif anchor and path.suffix == ".html" and unquote(anchor) not in parse(path).ids:
+                broken.append(f"{page.relative_to(root)} → {link} (no #{anchor})")
+    assert checked > 200, checked
+    assert not broken, broken
+
+
 def test_error_index_links_every_recipe(site):
     index = (site["dir"] / "troubleshooting" / "index.html").read_text()
     recipes = [p.stem for p in (ROOT / "docs" / "troubleshooting").glob("*.md")

@@ -11,7 +11,7 @@
 # ---
 
 # %% [markdown]
-# # Your first `torch.compile`
+# # Your first torch.compile
 #
 # *Tutorial.* In ten minutes you will compile a small model, see what the first call costs, measure
 # the speedup, meet a graph break and remove it. This notebook was executed when this site was
@@ -128,7 +128,7 @@ print(f"graphs: {report.graph_count}, graph breaks: {report.graph_break_count}")
 print("reason:", report.break_reasons[0].reason.strip().splitlines()[0])
 
 # %% [markdown]
-# ## 5. Fix it with `torch.cond`
+# ## 5. Fix it with torch.cond
 #
 # `torch.cond` keeps both branches inside one graph; the choice is made when the graph runs.
 

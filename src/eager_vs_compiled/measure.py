@@ -263,6 +263,7 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
             _ensured[key] = record
             return record
         log.info("measurement of %s is stale (%s): re-measuring", name, why)
+    records.check_writable(path.parent)
     log.info("measuring %s on %s (profile %s) ...", name, me["slug"], profile)
     record = measure_workload(name, profile, modes, progress=progress or log.info)
     records.save(record, root)

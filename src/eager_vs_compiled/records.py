@@ -30,6 +30,15 @@ class RecordError(Exception):
                          "(delete it or re-measure with EVC_REMEASURE=1 / --force)")
 
 
+class RecordWriteError(RecordError):
+    """Records cannot be written where they belong (read-only folder, full disk)."""
+
+    def __init__(self, path: os.PathLike | str, reason: str):
+        self.path = Path(path)
+        Exception.__init__(self, f"cannot write measurement records to {self.path}: {reason}. "
+                                 "Make the folder writable, or set EVC_MEASUREMENTS to another folder")
+
+
 @dataclass
 class ModeResult:
     mode: str
@@ -166,8 +175,22 @@ def write_atomic(path: Path, text: str) -> None:
 def save(record: Record, root: Path | None = None) -> Path:
     """Write the record atomically to measurements/<slug>/<workload>.json."""
     path = path_for(root or default_root(), record.machine["slug"], record.workload)
-    write_atomic(path, record.to_json())
+    try:
+        write_atomic(path, record.to_json())
+    except OSError as err:
+        raise RecordWriteError(path, f"{err.strerror or err}; the previous file, if any, is unchanged") from err
     return path
+
+
+def check_writable(folder: Path) -> None:
+    """Raise RecordError now, before minutes of measuring, if records cannot be saved in `folder`."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-check.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise RecordWriteError(folder, f"{err.strerror or err}; nothing was measured") from err
 
 
 def records_for(workload: str, root: Path | None = None) -> list[Record]:
