@@ -36,6 +36,7 @@ log = logging.getLogger("eager_vs_compiled")
 COUNTS: Counter = Counter()  # "measured" / "reused" workloads in this process (the build log)
 
 # Timing budget per profile: keep sampling until the median is known to ~1 % or time runs out.
+MEDIAN_PRECISION = 0.01  # sampling stops once the median is known to about this fraction
 TIMING = {
     "cpu": {"min_sample_s": 0.02, "n_min": 7, "n_max": 41, "budget_s": 8.0, "timeout_s": 600},
     "gpu": {"min_sample_s": 0.01, "n_min": 10, "n_max": 100, "budget_s": 5.0, "timeout_s": 600},
@@ -76,7 +77,7 @@ def _interleaved_samples(fns, inputs, sync, cfg: dict, budget_s: float) -> list[
     t_end = time.perf_counter() + budget_s
     while len(series[0]) < cfg["n_min"] or (
             time.perf_counter() < t_end and len(series[0]) < cfg["n_max"]
-            and max(stats.median_rel_error(s) for s in series) > 0.01):
+            and max(stats.median_rel_error(s) for s in series) > MEDIAN_PRECISION):
         for fn, number, samples in zip(fns, numbers, series):
             samples.append(_timer(fn, inputs, sync, number))
     return series

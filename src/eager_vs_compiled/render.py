@@ -390,3 +390,16 @@ def freshness(this_machine: str, this_torch: str, today: str, shown=None) -> str
     if not parts:
         parts.append("No measured numbers on this page")
     return ". ".join(parts) + f". Built {today} on {this_machine} with torch {this_torch}."
+
+
+def harness_settings() -> str:
+    """The harness's sampling thresholds per profile, read from the code that uses them."""
+    from . import stats
+
+    lines = ["| Profile | Min. sample length | Samples (min–max) | Time budget per mode | Stops at median precision | Flagged noisy above IQR/median | Timeout per process |",
+             "|---|---|---|---|---|---|---|"]
+    for profile, cfg in measure.TIMING.items():
+        lines.append(f"| `{profile}` | {fmt_time(cfg['min_sample_s'])} | {cfg['n_min']}–{cfg['n_max']} | "
+                     f"{fmt_time(cfg['budget_s'])} | ±{measure.MEDIAN_PRECISION:.0%} | "
+                     f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
+    return "\n".join(lines) + f"\n\nHarness version {measure.HARNESS_VERSION}, from `src/eager_vs_compiled/measure.py`.\n{{: .evc-provenance }}\n"

@@ -1,0 +1,63 @@
+"""No number on a page is typed by hand: timings, speedups, percentages and sizes come from records
+and captured outputs. Quoted claims of the source articles (blockquote lines, `> `) are exempt."""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MEASURED = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s*[-–]\s*\d+(?:[.,]\d+)*)?\s*"
+    r"(?:ms|µs|us|ns|s|sec|seconds?|minutes?|%|×|x|GB|GiB|MB|MiB|KiB|TFLOP/s|GFLOP/s|img/s|images/s|it/s)"
+    r"(?![\w/])")
+
+
+def markdown_of(path: Path) -> list[str]:
+    """A page's Markdown lines; for a jupytext notebook, its Markdown cells (other lines blank)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if path.suffix != ".py":
+        return lines
+    out, in_md = [], False
+    for line in lines:
+        if line.startswith("# %%"):
+            in_md = "[markdown]" in line
+            out.append("")
+        else:
+            out.append(line[2:] if in_md and line.startswith("# ") else "")
+    return out
+
+
+def prose_lines(path: Path):
+    """(line number, text) of a page's prose: no fenced blocks, inline code, links' URLs
+    or blockquotes."""
+    fence = None
+    for no, line in enumerate(markdown_of(path), 1):
+        stripped = line.strip()
+        m = re.match(r"(`{3,}|~{3,})", stripped)
+        if m:
+            if fence is None:
+                fence = m.group(1)
+            elif stripped.startswith(fence) and stripped.strip("`~") == "":
+                fence = None
+            continue
+        if fence is not None or stripped.startswith(">"):
+            continue
+        text = re.sub(r"`[^`]*`", "", line)          # inline code: APIs and their arguments
+        text = re.sub(r"\]\([^)]*\)", "]", text)      # link targets
+        yield no, text
+
+
+def test_the_pattern_catches_typed_measurements_and_spares_versions():
+    hits = lambda s: MEASURED.findall(s)  # noqa: E731
+    for typed in ("took 12 ms", "a 1.9x speedup", "2–5×", "30% faster", "24 GB", "3.5 s", "1,200 img/s"):
+        assert hits(typed), typed
+    for fine in ("PyTorch 2.0", "Python 3.11", "step 3", "in 2023", "x86-64", "sm_80", "0.4 merged"):
+        assert not hits(fine), fine
+
+
+def test_no_page_types_a_measured_number():
+    found = []
+    for page in sorted([*(ROOT / "docs").rglob("*.md"), *(ROOT / "docs").rglob("*_tutorial.py")]):
+        for no, text in prose_lines(page):
+            for hit in MEASURED.finditer(text):
+                found.append(f"{page.relative_to(ROOT)}:{no}: {hit.group(0)!r} in: {text.strip()[:120]}")
+    why = "typed numbers (render them from a record or a snippet, or quote them as a claim in a '> ' line)"
+    assert not found, why + ":\n" + "\n".join(found)
