@@ -403,3 +403,28 @@ def harness_settings() -> str:
                      f"{fmt_time(cfg['budget_s'])} | ±{measure.MEDIAN_PRECISION:.0%} | "
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
     return "\n".join(lines) + f"\n\nHarness version {measure.HARNESS_VERSION}, from `src/eager_vs_compiled/measure.py`.\n{{: .evc-provenance }}\n"
+
+
+def evidence(workload_name: str, what: str = "speedup", mode: str | None = None) -> str:
+    """One line of evidence from this machine's record, for the claims page: a speedup, the compile
+    time or peak memory of one compiled mode (default: the fastest), with where it was measured."""
+    rec = _shown_record(measure.ensure_record(workload_name))
+    done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
+    r = rec.result(mode) if mode else max(done, key=lambda m: m.speedup, default=None)
+    where = (f"measured on `{rec.machine.get('slug')}`, {rec.date[:10]}, torch {rec.versions.get('torch')}, "
+             f"[table](../benchmarks/index.md)")
+    if r is None or r.status != "ok":
+        status = r.status if r is not None else "no compiled mode finished"
+        return f"{rec.title}: **{status}**, not measured ({where})"
+    if what == "speedup":
+        value = f"**{r.speedup:.2f}×** with `{r.mode}` (eager {fmt_time(r.eager_median_s)} → {fmt_time(r.median_s)})"
+    elif what == "compile":
+        value = f"compile **{fmt_time(r.compile_cold_s)}** cold, {fmt_time(r.compile_warm_s)} warm (`{r.mode}`)"
+    elif what == "memory":
+        eager = rec.result("eager")
+        value = (f"peak memory eager {fmt_bytes(eager.peak_memory_bytes if eager else None)}, "
+                 f"`{r.mode}` {fmt_bytes(r.peak_memory_bytes)}"
+                 + (" (process RSS, includes the compiler)" if r.memory_kind == "process_peak_rss" else ""))
+    else:
+        raise ValueError(f"unknown evidence kind {what!r}: speedup, compile or memory")
+    return f"{rec.title}: {value}; {where}"
