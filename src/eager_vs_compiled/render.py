@@ -6,6 +6,7 @@ Tables need only the standard library; charts import matplotlib lazily (a docs d
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -136,14 +137,19 @@ def workload(name: str) -> str:
     return "\n".join(out)
 
 
+def _best(rec: Record) -> ModeResult | None:
+    """The fastest compiled mode that finished and was checked against eager, or None."""
+    done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
+    return max(done, key=lambda r: r.speedup, default=None)
+
+
 def headline(names: list[str]) -> str:
     """A compact table for the home page: best compiled speedup per workload on this machine."""
     lines = ["| Workload | Eager (same process) | Best compiled | Speedup | Compile (cold) | Break-even |",
              "|---|---|---|---|---|---|"]
     recs = [_shown_record(measure.ensure_record(name)) for name in names]
     for rec in recs:
-        done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
-        best = max(done, key=lambda r: r.speedup, default=None)
+        best = _best(rec)
         if best is None:
             lines.append(f"| {rec.title} | — | no compiled mode finished | — | — | — |")
             continue
@@ -265,6 +271,7 @@ def _find_capture(rel_path: str) -> dict | None:
     return max(found, key=lambda d: d.get("date", ""), default=None)
 
 
+@functools.lru_cache(maxsize=None)  # a recipe page and the error index ask for the same text
 def message_in_source(text: str) -> tuple[str, int, str] | None:
     """Where the installed torch's source spells `text`: (path under torch/, line number, the line)."""
     import importlib.util
@@ -284,8 +291,8 @@ def message_in_source(text: str) -> tuple[str, int, str] | None:
     return None
 
 
-def _symptom(rel_path: str) -> tuple[str, str, str]:
-    """(the symptom's text, where it came from as Markdown, kind) for a troubleshooting snippet.
+def _symptom(rel_path: str) -> tuple[str, str, str, str]:
+    """(the symptom's text, where it came from as Markdown, kind, the snippet's code).
 
     kind: "this build" | "capture" | "source" | "none". A snippet that ran must print, as its first
     line, text matching its `# expects:` header; otherwise the build fails naming it.
@@ -304,7 +311,7 @@ def _symptom(rel_path: str) -> tuple[str, str, str]:
             _save_capture(result, rel_path)
         when = "cached from a run on" if result.cached else "captured while building this page on"
         return text, (f"Printed by `snippets/{rel_path}` — {when} {result.date}, `{result.machine}`, "
-                      f"torch {result.torch}."), "this build"
+                      f"torch {result.torch}."), "this build", result.code
     capture = _find_capture(rel_path)
     if capture is not None:
         older = "" if capture.get("code") == result.code else " (by an earlier version of the snippet)"
@@ -313,25 +320,24 @@ def _symptom(rel_path: str) -> tuple[str, str, str]:
         return capture["stdout"].rstrip(), (
             f"Captured on `{capture['machine']}`{f' ({machine.label(info)})' if info else ''}, "
             f"torch {capture['torch']}, {capture['date']}{older}; committed under `measurements/`. "
-            f"This build ran on `{result.machine}`, where the snippet {result.skipped}."), "capture"
+            f"This build ran on `{result.machine}`, where the snippet {result.skipped}."), "capture", result.code
     hit = message_in_source(head["message-in-source"]) if head.get("message-in-source") else None
     if hit is not None:
         where, line_no, line = hit
         return line, (
             f"**Not reproduced here**: the snippet {result.skipped} and no machine that has one has "
             f"captured it yet. Above is the line of the installed torch {result.torch} that raises or logs it, "
-            f"`{where}` line {line_no}; the printed message fills in the placeholders."), "source"
-    return "", f"Not reproduced here: the snippet {result.skipped}.", "none"
+            f"`{where}` line {line_no}; the printed message fills in the placeholders."), "source", result.code
+    return "", f"Not reproduced here: the snippet {result.skipped}.", "none", result.code
 
 
 def symptom(rel_path: str) -> str:
     """A recipe's symptom as the installed torch printed it, with its provenance and how to reproduce it."""
-    text, where, kind = _symptom(rel_path)
+    text, where, kind, code = _symptom(rel_path)
     out = []
     if text:
         out.append(f"````{'python' if kind == 'source' else 'text'}\n{text}\n````\n")
     out.append(f"{where}\n{{: .evc-run }}\n")
-    code = snippets.run(rel_path).code  # cached: the run above
     body = code if code.endswith("\n") else code + "\n"
     body = "\n".join(("    " + ln) if ln else "" for ln in body.splitlines())
     out.append(f'??? example "Reproduce it: snippets/{rel_path}"\n\n    ````python\n{body}\n    ````\n')
@@ -342,10 +348,10 @@ def _docs_root() -> Path:
     return Path(os.environ.get("EVC_DOCS", "docs"))
 
 
-def recipes() -> list[tuple[Path, str, str]]:
+def recipes(docs_root: Path | None = None) -> list[tuple[Path, str, str]]:
     """Every troubleshooting recipe page: (page path, its title, its symptom snippet)."""
     found = []
-    for page in sorted((_docs_root() / "troubleshooting").glob("*.md")):
+    for page in sorted(((docs_root or _docs_root()) / "troubleshooting").glob("*.md")):
         text = page.read_text(encoding="utf-8")
         rels = re.findall(r'render\.symptom\("([^"]+)"\)', text)
         if not rels:
@@ -361,7 +367,7 @@ def error_index() -> str:
 
     lines = ["| Message (first line, as printed) | Recipe | Where the text comes from |", "|---|---|---|"]
     for page, title, rel in recipes():
-        text, _, kind = _symptom(rel)
+        text, _, kind, _ = _symptom(rel)
         first = text.strip().splitlines()[0] if text.strip() else "(not reproduced on this machine)"
         cell = "<code>" + html.escape(first).replace("|", "&#124;") + "</code>"
         origin = {"this build": "this build", "capture": "committed capture",
@@ -409,8 +415,7 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
     """One line of evidence from this machine's record, for the claims page: a speedup, the compile
     time or peak memory of one compiled mode (default: the fastest), with where it was measured."""
     rec = _shown_record(measure.ensure_record(workload_name))
-    done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
-    r = rec.result(mode) if mode else max(done, key=lambda m: m.speedup, default=None)
+    r = rec.result(mode) if mode else _best(rec)
     where = (f"measured on `{rec.machine.get('slug')}`, {rec.date[:10]}, torch {rec.versions.get('torch')}, "
              f"[table](../benchmarks/index.md)")
     if r is None or r.status != "ok":
