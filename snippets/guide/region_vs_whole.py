@@ -1,0 +1,76 @@
+"""Compile a transformer-like stack whole or block by block: compile time and speed, cold cache."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+CHILD = textwrap.dedent("""
+    import json, sys, time
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+    from torch.utils import benchmark
+    from torch._dynamo.utils import counters
+
+    class Block(nn.Module):  # pre-norm attention + MLP: the region that repeats
+        def __init__(self, d=128, heads=4):
+            super().__init__()
+            self.heads, self.ln1, self.ln2 = heads, nn.LayerNorm(d), nn.LayerNorm(d)
+            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):
+            b, s, d = x.shape
+            q, k, v = self.qkv(self.ln1(x)).view(b, s, 3, self.heads, -1).transpose(1, 3).unbind(2)
+            a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj(a.transpose(1, 2).reshape(b, s, d))
+            return x + self.mlp(self.ln2(x))
+
+    def per_call(fn, x):  # median seconds per call, all threads (Timer synchronises CUDA)
+        timer = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=torch.get_num_threads())
+        return timer.blocked_autorange(min_run_time=0.5).median
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.manual_seed(0)
+    model = nn.Sequential(*(Block() for _ in range(6))).to(device).eval()
+    x = torch.randn(4, 64, 128, device=device)
+    with torch.no_grad():
+        expected = model(x)
+        eager_s = per_call(model, x)  # eager in the same process, for a fair comparison
+        torch.compile(lambda t: t + 1)(x)  # compiler start-up, paid once per process: not counted
+        counters.clear()
+        if sys.argv[1] == "whole":
+            run = torch.compile(model)
+        else:
+            for block in model:  # regional: compile each block in place; identical blocks
+                block.compile()  # reuse one compiled graph
+            run = model
+        t0 = time.perf_counter()
+        out = run(x)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        first = time.perf_counter() - t0
+        torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+        result = dict(first_s=first, per_call_s=per_call(run, x), graphs=counters["stats"]["unique_graphs"])
+    print(json.dumps({**result, "eager_s": eager_s}))
+""")
+
+
+def start(how):
+    """Run CHILD in a fresh Python process with an empty compile cache (a cold compile)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache}
+        env.pop("TRITON_CACHE_DIR", None)
+        proc = subprocess.run([sys.executable, "-c", CHILD, how], env=env,
+                              stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+whole, regional = start("whole"), start("regional")
+print(f"{'6 blocks, batch 4 x 64 tokens':<31} {'first call':>10} {'per call':>10} {'eager, same process':>20}  graphs")
+for name, r in (("whole: torch.compile(model)", whole), ("regional: block.compile() each", regional)):
+    print(f"{name:<31} {r['first_s']:>8.2f} s {r['per_call_s'] * 1e3:>7.2f} ms {r['eager_s'] * 1e3:>17.2f} ms  {r['graphs']:>6}")
+assert whole["graphs"] == 1 and regional["graphs"] == 1, "one graph each: the 6 blocks share it"
+assert whole["per_call_s"] > 0 and regional["per_call_s"] > 0
