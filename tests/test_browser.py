@@ -150,8 +150,9 @@ def test_search_finds_graph_break(browser, urls):
 
 def test_benchmark_charts_render_and_tables_have_provenance(browser, server):
     ARTIFACTS.mkdir(exist_ok=True)
-    for scheme in ("default", "slate"):
-        v = Visit(browser, f"{server}benchmarks/", color_scheme="dark" if scheme == "slate" else "light")
+    for scheme, page in [(s, p) for s in ("default", "slate")
+                         for p in ("benchmarks/", "benchmarks/pointwise/", "benchmarks/resnet50-recipe/")]:
+        v = Visit(browser, f"{server}{page}", color_scheme="dark" if scheme == "slate" else "light")
         charts = v.page.locator("svg.evc-chart")
         assert charts.count() >= 1
         for chart in charts.all():
@@ -163,8 +164,9 @@ def test_benchmark_charts_render_and_tables_have_provenance(browser, server):
             for (el = el.nextElementSibling; el && !el.matches('table, h1, h2, h3, .md-typeset__scrollwrap');
                  el = el.nextElementSibling) { if (el.classList.contains('evc-provenance')) return false; }
             return true; }).length""")
-        assert orphans == 0, f"{orphans} benchmark tables without a provenance line"
-        v.page.screenshot(path=str(ARTIFACTS / f"benchmarks-{scheme}.png"), full_page=True)
+        assert orphans == 0, f"{page}: {orphans} benchmark tables without a provenance line"
+        name = page.strip("/").replace("/", "-")
+        v.page.screenshot(path=str(ARTIFACTS / f"{name}-{scheme}.png"), full_page=True)
         v.close()
     v = Visit(browser, server)
     v.page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)

@@ -1,4 +1,6 @@
 import subprocess
+
+import pytest
 import sys
 from pathlib import Path
 
@@ -18,7 +20,7 @@ def run_cli(*args, env=None):
 def test_unknown_workload_exits_2_and_lists_the_valid_ones():
     out = run_cli("measure", "--workload", "resnet9000")
     assert out.returncode == 2
-    assert "resnet9000" in out.stderr and "pointwise_chain" in out.stderr and "resnet18" in out.stderr
+    assert "resnet9000" in out.stderr and "pointwise_16" in out.stderr and "resnet50_infer_fp32" in out.stderr
 
 
 def test_unknown_mode_exits_2_and_lists_the_valid_ones():
@@ -30,7 +32,9 @@ def test_unknown_mode_exits_2_and_lists_the_valid_ones():
 def test_list_names_every_workload():
     out = run_cli("list")
     assert out.returncode == 0
-    for name in ("pointwise_chain", "mlp", "resnet18"):
+    from eager_vs_compiled import workloads
+
+    for name in workloads.WORKLOADS:
         assert name in out.stdout
 
 
@@ -58,3 +62,40 @@ def test_progress_bar_writes_one_line_per_step_when_piped(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("[") and "1/2" in lines[0] and "first" in lines[0]
     assert "2/2" in lines[1]
+
+
+def test_a_budget_too_small_for_anything_records_every_mode_as_skipped(tmp_path):
+    out = run_cli("measure", "-w", "tiny_op", "--budget", "1", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    [rec] = records.records_for("tiny_op", tmp_path)
+    assert [r.status for r in rec.results] == ["skipped", "skipped"]
+    assert all("time budget" in r.message and r.median_s is None for r in rec.results)
+    assert "2 skipped" in out.stderr
+
+
+def test_bad_budget_and_family_exit_2_naming_the_input():
+    out = run_cli("measure", "--budget", "-5")
+    assert out.returncode == 2 and "-5" in out.stderr
+    out = run_cli("measure", "--family", "resnot")
+    assert out.returncode == 2 and "resnot" in out.stderr and "pointwise" in out.stderr
+
+
+def test_gpu_profile_without_a_gpu_says_how_to_rehearse():
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    out = run_cli("measure", "--profile", "gpu")
+    assert out.returncode == 2 and "--device cpu" in out.stderr
+
+
+@pytest.mark.slow
+def test_the_gpu_plan_rehearsed_on_the_cpu_writes_gpu_profile_records(tmp_path):
+    """The GPU path end to end on a CPU: gpu sizes and modes (reduce-overhead included), records."""
+    out = run_cli("measure", "--profile", "gpu", "--device", "cpu", "-w", "tiny_op", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr[-3000:]
+    [rec] = records.records_for("tiny_op", tmp_path)
+    assert rec.profile == "gpu" and rec.device == "cpu"
+    assert [(r.mode, r.status) for r in rec.results] == [
+        ("eager", "ok"), ("default", "ok"), ("reduce-overhead", "ok")]
+    assert "1/4" in out.stderr and "4/4" in out.stderr

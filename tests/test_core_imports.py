@@ -94,14 +94,14 @@ def test_cli_measures_with_every_other_package_blocked(tmp_path):
     """))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "src")])}
     out = subprocess.run([sys.executable, "-m", "eager_vs_compiled", "measure", "--workload",
-                          "pointwise_chain", "--out", str(tmp_path / "m")],
+                          "tiny_op", "--out", str(tmp_path / "m")],
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "1/3" in out.stderr and "3/3" in out.stderr  # progress: eager, cold, warm
+    assert "1/2" in out.stderr and "2/2" in out.stderr  # progress: cold (eager beside it), warm
     from eager_vs_compiled import records
 
-    [rec] = records.records_for("pointwise_chain", tmp_path / "m")
+    [rec] = records.records_for("tiny_op", tmp_path / "m")
     assert [r.status for r in rec.results] == ["ok", "ok"]
     compiled = rec.result("default")
-    assert compiled.max_rel_err <= 1e-4 and compiled.compile_cold_s > 0 and compiled.compile_warm_s is not None
+    assert compiled.max_rel_err <= 1e-6 and compiled.compile_cold_s > 0 and compiled.compile_warm_s is not None
     assert compiled.n >= 7 and len(compiled.eager_samples_s) == compiled.n

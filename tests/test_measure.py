@@ -9,7 +9,7 @@ def fake_measure(monkeypatch):
     """Replace the (slow, real) measurement by a counter: these tests are about the decision."""
     calls = []
 
-    def fake(name, profile=None, modes=None, timeout=None, progress=None):
+    def fake(name, profile=None, modes=None, timeout=None, progress=None, **kwargs):
         calls.append(name)
         return make_record(name)
 
@@ -61,13 +61,13 @@ def test_corrupt_record_of_this_machine_is_an_error_not_a_number(tmp_path, fake_
 
 
 def test_unknown_workload_names_the_valid_ones():
-    with pytest.raises(KeyError, match="valid names: pointwise_chain, mlp, resnet18"):
+    with pytest.raises(KeyError, match="valid names: tiny_op, pointwise_01, .*resnet50_infer_fp32"):
         workloads.get("resnet1000")
 
 
 @pytest.mark.slow
 def test_a_failing_mode_becomes_a_status():
-    result = measure.measure_mode(workloads.get("pointwise_chain"), "cpu", "no-such-mode")
+    result = measure.measure_mode(workloads.get("pointwise_16"), "cpu", "no-such-mode")
     assert result.status == "error"
     assert "no-such-mode" in result.message
     assert result.samples_s == [] and result.median_s is None
@@ -75,6 +75,28 @@ def test_a_failing_mode_becomes_a_status():
 
 @pytest.mark.slow
 def test_a_hanging_mode_becomes_a_timeout():
-    result = measure.measure_mode(workloads.get("resnet18"), "cpu", "default", timeout=3)
+    result = measure.measure_mode(workloads.get("resnet50_infer_fp32"), "cpu", "default", timeout=3)
     assert result.status == "timeout"
     assert "3 s" in result.message
+
+
+def test_modes_that_no_longer_fit_the_budget_are_recorded_as_skipped(monkeypatch):
+    """The decision alone: the first mode runs, the clock then says the next one does not fit."""
+    import time
+
+    clock = {"now": 1000.0}
+    monkeypatch.setattr(measure.time, "monotonic", lambda: clock["now"])
+
+    def fake_compiled(w, args, timeout, say):
+        clock["now"] += 50  # this mode took 50 s
+        return {"mode": args["mode"], "samples_s": [0.01] * 3, "eager_samples_s": [0.02] * 3,
+                "first_call_s": 1.0, "max_rel_err": 0.0}
+
+    monkeypatch.setattr(measure, "_measure_compiled", fake_compiled)
+    w = workloads.get("mlp")
+    rec = measure.measure_workload("mlp", "cpu", deadline=clock["now"] + 60)
+    status = {r.mode: r.status for r in rec.results}
+    assert status == {"eager": "ok", "default": "ok", "max-autotune": "skipped"}
+    assert "time budget" in rec.result("max-autotune").message
+    assert rec.result("eager").median_s == 0.02 and rec.result("default").speedup == 2.0
+    assert measure.estimate_s(w, "max-autotune") > 10  # the estimate that did not fit in 10 s

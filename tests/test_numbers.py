@@ -61,3 +61,15 @@ def test_no_page_types_a_measured_number():
                 found.append(f"{page.relative_to(ROOT)}:{no}: {hit.group(0)!r} in: {text.strip()[:120]}")
     why = "typed numbers (render them from a record or a snippet, or quote them as a claim in a '> ' line)"
     assert not found, why + ":\n" + "\n".join(found)
+
+
+def test_every_python_block_on_a_page_is_executed_by_the_build():
+    """Code a reader may copy is a snippet file run by the tests and shown by the build: a page
+    holds no hand-typed Python block, only markdown-exec blocks (which print snippets or records)."""
+    typed = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        for no, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            m = re.match(r"\s*(`{3,}|~{3,})\s*(python|py|pycon)\b(.*)", line)
+            if m and 'exec="on"' not in m.group(3):
+                typed.append(f"{page.relative_to(ROOT)}:{no}: {line.strip()}")
+    assert not typed, "hand-typed Python blocks (make them snippets):\n" + "\n".join(typed)

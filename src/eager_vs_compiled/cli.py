@@ -50,6 +50,15 @@ def _parser(workload_names: list[str]) -> argparse.ArgumentParser:
     m.add_argument("--mode", action="append", choices=MODES, metavar="MODE",
                    help=f"only these modes (repeatable). One of: {', '.join(MODES)}")
     m.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
+    m.add_argument("--family", action="append", metavar="NAME",
+                   help="only the workloads of this benchmark family (repeatable): "
+                        "overhead, pointwise, mlp-transformer, resnet, vit")
+    m.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="stop starting new measurements when they would not fit in this many seconds; "
+                        "what does not fit is recorded as skipped (default: none for cpu, 450 for gpu)")
+    m.add_argument("--device", choices=("cpu", "cuda"),
+                   help="run the profile's plan on this device (default: the profile's); "
+                        "`--profile gpu --device cpu` rehearses the GPU plan on a CPU")
     m.add_argument("--force", action="store_true", help="re-measure even fresh records (as EVC_REMEASURE=1)")
     m.add_argument("--out", type=Path, metavar="DIR",
                    help="measurements folder (default: ./measurements, or $EVC_MEASUREMENTS)")
@@ -66,9 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser(list(workloads.WORKLOADS)).parse_args(argv)
     if args.command == "list":
         for w in workloads.WORKLOADS.values():
-            print(f"{w.name:16} {w.title}")
+            print(f"{w.name:26} [{w.family}] {w.title}")
             for prof in workloads.PROFILES:
-                print(f"{'':16}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}")
+                if w.in_profile(prof):
+                    print(f"{'':26}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}")
+                else:
+                    print(f"{'':26}   {prof}: not in this profile")
         return 0
     if args.command == "show":
         try:
@@ -84,30 +96,62 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     profile = args.profile or workloads.default_profile()
-    if profile == "gpu" and profile != workloads.default_profile():
-        print("error: --profile gpu needs a CUDA device; this machine has none", file=sys.stderr)
+    if profile == "gpu" and profile != workloads.default_profile() and args.device != "cpu":
+        print("error: --profile gpu needs a CUDA device; this machine has none "
+              "(add --device cpu to rehearse the GPU plan on the CPU)", file=sys.stderr)
         return 2
-    names = args.workload or list(workloads.WORKLOADS)
-    # One step per process: eager runs once, a compiled mode twice (cold, then warm cache).
-    steps = sum(1 if m == "eager" else 2 for n in names for m in args.mode or workloads.get(n).modes[profile])
+    for fam in args.family or []:
+        if fam not in workloads.FAMILIES:
+            print(f"error: unknown family {fam!r}; valid names: {', '.join(workloads.FAMILIES)}", file=sys.stderr)
+            return 2
+    plan = [w for w in workloads.in_profile(profile) if not args.family or w.family in args.family]
+    if args.workload:
+        outside = [n for n in args.workload if not workloads.get(n).in_profile(profile)]
+        if outside:
+            print(f"error: {', '.join(outside)} not in profile {profile!r}; its workloads: "
+                  f"{', '.join(w.name for w in workloads.in_profile(profile))}", file=sys.stderr)
+            return 2
+        plan = [w for w in plan if w.name in args.workload]
+    if args.budget is not None and args.budget <= 0:
+        print(f"error: --budget must be a positive number of seconds, not {args.budget:g}", file=sys.stderr)
+        return 2
+    budget = args.budget if args.budget is not None else (450.0 if profile == "gpu" else None)
+    deadline = None if budget is None else time.monotonic() + budget
+    names = [w.name for w in plan]
+    steps = sum(measure.planned_steps(w, args.mode or w.modes[profile]) for w in plan)
     bar = ProgressBar(steps)
     log = logging.getLogger("eager_vs_compiled")
     log.addHandler(logging.StreamHandler(sys.stderr))
     log.setLevel(logging.INFO)
-    failed = 0
+    failed = skipped = 0
+    t0 = time.monotonic()
+    from . import peaks
+
     try:
+        if not args.workload and not args.family and not args.mode:  # the whole profile: the roofline too
+            try:
+                roof = peaks.ensure(args.out, args.device, force=args.force)
+                print(f"machine peaks: matmul {roof['matmul_tflops']} TFLOP/s, copy {roof['copy_gb_s']:.0f} GB/s",
+                      file=sys.stderr)
+            except (RuntimeError, records.RecordError) as e:
+                print(f"error: {e}", file=sys.stderr)
+                failed += 1
         for name in names:
             try:
                 rec = measure.ensure_record(name, args.out, force=args.force, profile=profile,
-                                            modes=args.mode, progress=bar.step)
+                                            modes=args.mode, progress=bar.step, deadline=deadline,
+                                            device=args.device)
             except records.RecordError as e:
                 print(f"\nerror: {e}", file=sys.stderr)
                 failed += 1
                 continue
             bar.close()
             print(f"\n## {rec.title}\n\n{render.table(rec, page=False)}")
-            failed += sum(r.status not in ("ok",) for r in rec.results)
+            failed += sum(r.status not in ("ok", "skipped") for r in rec.results)
+            skipped += sum(r.status == "skipped" for r in rec.results)
     finally:
         bar.close()
+    print(f"{len(names)} workloads in {time.monotonic() - t0:.0f} s; {failed} mode(s) failed, "
+          f"{skipped} skipped (time budget or missing package)", file=sys.stderr)
     print(f"records in {args.out or records.default_root()}/{machine.describe()['slug']}/", file=sys.stderr)
     return 1 if failed else 0

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -28,129 +27,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import machine, records, stats, workloads
+from . import machine, records, workloads
+from .child import MEDIAN_PRECISION, TIMING  # noqa: F401 (the pages print them from here)
 from .records import ModeResult, Record
 
-HARNESS_VERSION = 1
+HARNESS_VERSION = 2
 log = logging.getLogger("eager_vs_compiled")
 COUNTS: Counter = Counter()  # "measured" / "reused" workloads in this process (the build log)
-
-# Timing budget per profile: keep sampling until the median is known to ~1 % or time runs out.
-MEDIAN_PRECISION = 0.01  # sampling stops once the median is known to about this fraction
-TIMING = {
-    "cpu": {"min_sample_s": 0.02, "n_min": 7, "n_max": 41, "budget_s": 8.0, "timeout_s": 600},
-    "gpu": {"min_sample_s": 0.01, "n_min": 10, "n_max": 100, "budget_s": 5.0, "timeout_s": 600},
-}
 Progress = Callable[[str], None]
-
-
-# ----------------------------------------------------------------------------- child process
-def _timer(fn, inputs, sync, number: int) -> float:
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(number):
-        fn(*inputs)
-    sync()  # without it a CUDA timing measures only the kernel launches
-    return (time.perf_counter() - t0) / number
-
-
-def _calls_per_sample(fn, inputs, sync, min_sample_s: float) -> int:
-    once = _timer(fn, inputs, sync, 1)
-    return max(1, int(min_sample_s / max(once, 1e-9)) + 1)
-
-
-def _first_call(compiled, inputs, sync):
-    """The first call of a compiled fn traces and compiles it: (its output, seconds it took)."""
-    t0 = time.perf_counter()
-    out = compiled(*inputs)
-    sync()
-    return out, time.perf_counter() - t0
-
-
-def _interleaved_samples(fns, inputs, sync, cfg: dict, budget_s: float) -> list[list[float]]:
-    """Time each fn in turn, sample after sample, until every median is known to ~1 % (or the
-    budget or n_max ends it, but never before n_min): drift then hits all fns alike."""
-    for fn in fns:
-        _timer(fn, inputs, sync, 2)  # warm-up, not kept
-    numbers = [_calls_per_sample(fn, inputs, sync, cfg["min_sample_s"]) for fn in fns]
-    series: list[list[float]] = [[] for _ in fns]
-    t_end = time.perf_counter() + budget_s
-    while len(series[0]) < cfg["n_min"] or (
-            time.perf_counter() < t_end and len(series[0]) < cfg["n_max"]
-            and max(stats.median_rel_error(s) for s in series) > MEDIAN_PRECISION):
-        for fn, number, samples in zip(fns, numbers, series):
-            samples.append(_timer(fn, inputs, sync, number))
-    return series
-
-
-def _max_errors(out, ref) -> tuple[float, float]:
-    import torch
-
-    outs, refs = torch.utils._pytree.tree_leaves(out), torch.utils._pytree.tree_leaves(ref)
-    abs_err = max(float((o.double() - r.double()).abs().max()) for o, r in zip(outs, refs))
-    scale = max(float(r.double().abs().max()) for r in refs) or 1.0
-    return abs_err, abs_err / scale
-
-
-def _peak_memory(device, run) -> tuple[int, str]:
-    import torch
-
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-        torch.cuda.reset_peak_memory_stats()
-        run()
-        torch.cuda.synchronize()
-        return torch.cuda.max_memory_allocated(), "cuda_max_allocated"
-    run()
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "process_peak_rss"
-
-
-def _child(args: dict) -> dict:
-    import torch
-
-    w = workloads.get(args["workload"])
-    profile, mode, phase = args["profile"], args["mode"], args["phase"]
-    cfg = TIMING[profile]
-    device = workloads.default_device(profile)
-    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
-    out: dict = {"threads": torch.get_num_threads()}
-    with torch.no_grad():
-        fn, inputs = w.build(profile, device)
-        if phase == "warm":
-            compiled = torch.compile(fn, mode=mode)
-            _, first = _first_call(compiled, inputs, sync)
-            steady = stats.median([_timer(compiled, inputs, sync, 1) for _ in range(5)])
-            out["compile_warm_s"] = max(first - steady, 0.0)
-            return out
-        ref = fn(*inputs)
-        if mode == "eager":
-            out["peak_memory_bytes"], out["memory_kind"] = _peak_memory(device, lambda: fn(*inputs))
-            [out["samples_s"]] = _interleaved_samples([fn], inputs, sync, cfg, cfg["budget_s"])
-            return out
-        compiled = torch.compile(fn, mode=mode)
-        got, out["first_call_s"] = _first_call(compiled, inputs, sync)
-        out["max_abs_err"], out["max_rel_err"] = _max_errors(got, ref)
-        out["status"] = "ok" if out["max_rel_err"] <= w.rtol else "mismatch"
-        if out["status"] == "mismatch":
-            out["message"] = f"max relative error {out['max_rel_err']:.2e} > tolerance {w.rtol:.0e}"
-        out["peak_memory_bytes"], out["memory_kind"] = _peak_memory(device, lambda: compiled(*inputs))
-        eager_s, comp_s = _interleaved_samples([fn, compiled], inputs, sync, cfg, 2 * cfg["budget_s"])
-        out["samples_s"], out["eager_samples_s"] = comp_s, eager_s
-        return out
-
-
-def _child_main(argv: list[str]) -> int:
-    args, out_path = json.loads(argv[0]), Path(argv[1])
-    try:
-        result = _child(args)
-    except Exception as e:  # the parent turns this into a status; the suite goes on
-        import torch
-
-        oom = isinstance(e, (torch.cuda.OutOfMemoryError, MemoryError))
-        result = {"status": "oom" if oom else "error",
-                  "message": f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"}
-    out_path.write_text(json.dumps(result))
-    return 0
 
 
 # ----------------------------------------------------------------------------- parent process
@@ -177,7 +61,7 @@ def _run_child(args: dict, env: dict, timeout: float) -> dict:
            "PYTHONPATH": os.pathsep.join(filter(None, [pkg_parent, os.environ.get("PYTHONPATH")]))}
     with tempfile.TemporaryDirectory(prefix="evc-result-") as tmp:
         out_path = Path(tmp) / "result.json"
-        cmd = [sys.executable, "-m", "eager_vs_compiled.measure", json.dumps(args), str(out_path)]
+        cmd = [sys.executable, "-m", "eager_vs_compiled.child", json.dumps(args), str(out_path)]
         returncode, _, err = run_isolated(cmd, env, timeout)
         if returncode is None:
             return {"status": "timeout", "message": f"no result after {timeout:.0f} s"}
@@ -193,42 +77,136 @@ def _run_child(args: dict, env: dict, timeout: float) -> dict:
         return {"status": "crashed", "message": f"exit code {returncode}: {tail}"}
 
 
-def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float | None = None,
-                 progress: Progress | None = None) -> ModeResult:
-    timeout = timeout or TIMING[profile]["timeout_s"]
-    say = progress or (lambda msg: None)
-    t0 = time.perf_counter()
-    args = {"workload": w.name, "profile": profile, "mode": mode}
-    with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache:
+# Rough seconds to measure one compiled mode (cold + warm process) when no earlier record says:
+# only used to decide what still fits in a time budget.
+ESTIMATE_S = {"overhead": 20, "pointwise": 15, "mlp-transformer": 40, "resnet": 90, "vit": 90}
+
+
+def estimate_s(w: workloads.Workload, mode: str, previous: Record | None = None) -> float:
+    old = previous.result(mode) if previous else None
+    if old is not None and old.wall_s:
+        return old.wall_s
+    base = ESTIMATE_S[w.family] * (2 if w.step == "training" else 1)
+    return base * (3 if mode.startswith("max-autotune") else 1) * (0.5 if mode == "eager" else 1)
+
+
+def _eager_from(raw: dict) -> dict:
+    """The eager row: the samples taken beside the first compiled mode, its pre-compile memory."""
+    return {"status": "ok", "samples_s": raw["eager_samples_s"], "peak_memory_bytes": raw.get("eager_peak_memory_bytes"),
+            "memory_kind": raw.get("memory_kind"), "flops_per_call": raw.get("flops_per_call"),
+            "eager_bytes_per_call": raw.get("eager_bytes_per_call"),
+            "threads": raw.get("threads"), "timer_median_s": raw.get("eager_timer_median_s"),
+            "timer_harness_s": raw.get("eager_timer_harness_s"),
+            "message": f"timed in the {raw['mode']} process, interleaved with it"}
+
+
+def _result(mode: str, raw: dict, items: int, wall_s: float | None = None) -> ModeResult:
+    fields = {k: v for k, v in raw.items() if k in ModeResult.__dataclass_fields__ and k != "mode"}
+    result = ModeResult(**{"mode": mode, "status": "ok", **fields})
+    result.wall_s = wall_s
+    return result.finish(items)
+
+
+def _measure_compiled(w: workloads.Workload, args: dict, timeout: float, say: Progress) -> dict:
+    """Cold process (check + timing), then warm and, if asked, Mega-Cache processes."""
+    name, mode = w.name, args["mode"]
+    with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache, \
+            tempfile.TemporaryDirectory(prefix="evc-mega-") as mega:
         # An empty cache makes the first call a cold compile; the second process reuses it.
         env = {"TORCHINDUCTOR_CACHE_DIR": cache, "TRITON_CACHE_DIR": os.path.join(cache, "triton")}
-        say(f"{w.name} · {mode}: {'timing' if mode == 'eager' else 'cold compile, check, timing'}")
-        raw = _run_child({**args, "phase": "time"}, env, timeout)
-        if mode != "eager" and raw.get("status") in ("ok", "mismatch"):
-            say(f"{w.name} · {mode}: warm compile (new process, cached)")
-            warm = _run_child({**args, "phase": "warm"}, env, timeout)
-            raw["compile_warm_s"] = warm.get("compile_warm_s")
-            if warm.get("status") not in ("ok", None):
-                raw["message"] = (raw.get("message", "") + f" warm phase: {warm.get('message')}").strip()
-    fields = {k: v for k, v in raw.items() if k in ModeResult.__dataclass_fields__}
-    result = ModeResult(**{"mode": mode, "status": "ok", **fields})
-    result.wall_s = time.perf_counter() - t0
-    return result.finish(w.items_per_call(profile))
+        artifacts = os.path.join(mega, "artifacts.bin") if w.megacache and mode == "default" else None
+        say(f"{name} · {mode}: cold compile, check, timing")
+        raw = _run_child({**args, "phase": "time", "artifacts": artifacts}, env, timeout)
+        raw["mode"] = mode
+        if raw.get("status", "ok") not in ("ok", "mismatch") or not w.extra.get("warm", True):
+            return raw
+        say(f"{name} · {mode}: warm compile (new process, cached)")
+        warm = _run_child({**args, "phase": "warm"}, env, timeout)
+        raw["compile_warm_s"] = warm.get("compile_warm_s")
+        raw["peak_memory_bytes"] = warm.get("peak_memory_bytes") or raw.get("peak_memory_bytes")
+        if warm.get("status", "ok") != "ok":
+            raw["message"] = (raw.get("message", "") + f" warm phase: {warm.get('message')}").strip()
+        if artifacts and os.path.exists(artifacts):
+            say(f"{name} · {mode}: compile from Mega-Cache artifacts (new process, empty cache)")
+            with tempfile.TemporaryDirectory(prefix="evc-inductor-") as empty:
+                env2 = {"TORCHINDUCTOR_CACHE_DIR": empty, "TRITON_CACHE_DIR": os.path.join(empty, "triton")}
+                got = _run_child({**args, "phase": "mega", "artifacts": artifacts}, env2, timeout)
+            raw["compile_mega_s"] = got.get("compile_mega_s")
+    return raw
+
+
+def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float | None = None,
+                 progress: Progress | None = None, device: str | None = None) -> ModeResult:
+    """One mode alone, in its own processes (a compiled mode: cold, warm, Mega-Cache)."""
+    args = {"workload": w.name, "profile": profile, "device": device, "mode": mode,
+            "timer_check": bool(w.extra.get("timer_check"))}
+    limit, say, t0 = timeout or TIMING[profile]["timeout_s"], progress or (lambda msg: None), time.perf_counter()
+    if mode == "eager":
+        with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache:
+            raw = _run_child({**args, "phase": "time"}, {"TORCHINDUCTOR_CACHE_DIR": cache}, limit)
+    else:
+        raw = _measure_compiled(w, args, limit, say)
+    return _result(mode, raw, w.items_per_call(profile), time.perf_counter() - t0)
+
+
+def planned_steps(w: workloads.Workload, modes) -> int:
+    """Progress steps (processes) measuring `modes` takes: cold + warm per compiled mode, one for
+    Mega-Cache, and one for eager only when no compiled mode times it alongside."""
+    compiled = [m for m in modes if m != "eager"]
+    warm = bool(w.extra.get("warm", True))
+    return sum(1 + warm + (w.megacache and m == "default") for m in compiled) or 1
 
 
 def measure_workload(name: str, profile: str | None = None, modes: list[str] | None = None,
-                     timeout: float | None = None, progress: Progress | None = None) -> Record:
+                     timeout: float | None = None, progress: Progress | None = None,
+                     deadline: float | None = None, device: str | None = None,
+                     previous: Record | None = None) -> Record:
+    """Measure a workload's modes. With a `deadline` (time.monotonic()), a mode whose estimated
+    cost no longer fits is recorded as skipped; a mode that overruns it times out."""
     w = workloads.get(name)
     profile = profile or workloads.default_profile()
     modes = list(modes or w.modes[profile])
+    if "eager" not in modes:
+        modes.insert(0, "eager")
+    say = progress or (lambda msg: None)
+    items = w.items_per_call(profile)
+    results: dict[str, ModeResult] = {}
+    unavailable = w.unavailable()
+    base = {"workload": w.name, "profile": profile, "device": device,
+            "timer_check": bool(w.extra.get("timer_check"))}
+    limit = timeout or TIMING[profile]["timeout_s"]
+    for mode in [m for m in modes if m != "eager"]:
+        if unavailable:
+            results[mode] = ModeResult(mode=mode, status="skipped", message=unavailable)
+            continue
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and estimate_s(w, mode, previous) > left:
+            results[mode] = ModeResult(mode=mode, status="skipped",
+                                       message=f"time budget: {max(left, 0):.0f} s left, about "
+                                               f"{estimate_s(w, mode, previous):.0f} s needed")
+            say(f"{name} · {mode}: skipped (time budget)")
+            continue
+        t0 = time.perf_counter()
+        raw = _measure_compiled(w, {**base, "mode": mode}, min(limit, left) if left else limit, say)
+        results[mode] = _result(mode, raw, items, time.perf_counter() - t0)
+        if "eager" not in results and raw.get("eager_samples_s"):
+            results["eager"] = _result("eager", _eager_from(raw), items)
+    if "eager" not in results:
+        if unavailable:
+            results["eager"] = ModeResult(mode="eager", status="skipped", message=unavailable)
+        elif deadline is not None and deadline - time.monotonic() < estimate_s(w, "eager", previous):
+            results["eager"] = ModeResult(mode="eager", status="skipped", message="time budget")
+        else:
+            say(f"{name} · eager: timing")
+            results["eager"] = measure_mode(w, profile, "eager", limit, device=device)
     return Record(
         workload=w.name, title=w.title, profile=profile,
-        device="cuda" if profile == "gpu" else "cpu",
+        device=device or ("cuda" if profile == "gpu" else "cpu"),
         spec=w.spec(profile), spec_hash=w.spec_hash(profile), harness_version=HARNESS_VERSION,
         machine=machine.describe(), versions=machine.versions(),
         date=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         git_commit=machine.git_commit(),
-        results=[measure_mode(w, profile, m, timeout, progress) for m in modes],
+        results=[results[m] for m in modes],
     )
 
 
@@ -239,12 +217,31 @@ def remeasure_requested() -> bool:
 _ensured: dict[tuple, Record] = {}
 
 
+def budget_deadline() -> float | None:
+    """EVC_BUDGET_S: seconds this process may spend measuring (counted from its first measurement)."""
+    global _deadline
+    raw = os.environ.get("EVC_BUDGET_S", "").strip()
+    if not raw:
+        return None
+    if _deadline is None:
+        try:
+            _deadline = time.monotonic() + float(raw)
+        except ValueError:
+            raise ValueError(f"EVC_BUDGET_S must be a number of seconds, not {raw!r}") from None
+    return _deadline
+
+
+_deadline: float | None = None
+
+
 def ensure_record(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
-                  modes: list[str] | None = None, progress: Progress | None = None) -> Record:
+                  modes: list[str] | None = None, progress: Progress | None = None,
+                  deadline: float | None = None, device: str | None = None) -> Record:
     """This machine's fresh record of a workload: reused when fresh, else measured and saved.
 
     `modes` measures a subset; the record then lacks the other modes and counts as stale for a
-    full run (so the site build completes it).
+    full run (so the site build completes it). A mode skipped for the time budget or a missing
+    package is recorded as `skipped` and not retried until the record is stale or forced.
     """
     w = workloads.get(name)
     root = Path(root or records.default_root())
@@ -254,8 +251,9 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
         return _ensured[key]
     path = records.path_for(root, me["slug"], name)
     force = force or remeasure_requested()
+    previous = None
     if path.exists() and not force:
-        record = records.load(path)
+        record = previous = records.load(path)
         why = records.staleness(record, me, machine.versions()["torch"], HARNESS_VERSION,
                                 w.spec_hash(profile), modes or w.modes[profile])
         if why is None:
@@ -266,12 +264,11 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
         log.info("measurement of %s is stale (%s): re-measuring", name, why)
     records.check_writable(path.parent)
     log.info("measuring %s on %s (profile %s) ...", name, me["slug"], profile)
-    record = measure_workload(name, profile, modes, progress=progress or log.info)
+    record = measure_workload(name, profile, modes, progress=progress or log.info,
+                              deadline=deadline if deadline is not None else budget_deadline(),
+                              device=device, previous=previous)
     records.save(record, root)
     COUNTS["measured"] += 1
     _ensured[key] = record
     return record
 
-
-if __name__ == "__main__":
-    sys.exit(_child_main(sys.argv[1:]))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import stats
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STATUSES = ("ok", "mismatch", "error", "timeout", "oom", "crashed", "skipped")
 
 
@@ -54,6 +54,7 @@ class ModeResult:
     first_call_s: float | None = None
     compile_cold_s: float | None = None
     compile_warm_s: float | None = None
+    compile_mega_s: float | None = None  # fresh process, empty cache, Mega-Cache artifacts loaded
     breakeven_iters: float | None = None
     peak_memory_bytes: int | None = None
     memory_kind: str | None = None  # "process_peak_rss" | "cuda_max_allocated"
@@ -61,6 +62,11 @@ class ModeResult:
     max_rel_err: float | None = None
     throughput: float | None = None  # items per second
     threads: int | None = None
+    flops_per_call: int | None = None  # torch.utils.flop_counter, one eager call
+    eager_bytes_per_call: int | None = None  # tensor bytes read + written by the aten ops of one eager call
+    tflops: float | None = None  # flops_per_call / median_s / 1e12
+    timer_median_s: float | None = None  # Timer.blocked_autorange, rounds alternating with the harness
+    timer_harness_s: float | None = None  # the harness's own sampler in those same rounds
     wall_s: float | None = None  # how long measuring this mode took
 
     @property
@@ -74,6 +80,8 @@ class ModeResult:
             s = stats.summarize(self.samples_s)
             self.median_s, self.iqr_s, self.n, self.noisy = s["median_s"], s["iqr_s"], s["n"], s["noisy"]
             self.throughput = items_per_call / self.median_s if self.median_s > 0 else None
+            if self.flops_per_call:
+                self.tflops = self.flops_per_call / self.median_s / 1e12
             if self.first_call_s is not None:
                 # gpt-fast's convention: compile time = first call minus a steady-state call.
                 self.compile_cold_s = max(self.first_call_s - self.median_s, 0.0)

@@ -1,13 +1,12 @@
 """Markdown and SVG for the pages, generated from records and snippet runs (never typed).
 
-Pages call these from markdown-exec blocks, e.g. `print(render.workload("resnet18"))`.
+Pages call these from markdown-exec blocks, e.g. `print(render.workload("resnet50_infer_fp32"))`.
 Tables need only the standard library; charts import matplotlib lazily (a docs dependency).
 """
 
 from __future__ import annotations
 
 import functools
-import io
 import json
 import os
 import re
@@ -59,7 +58,7 @@ def _row(r: ModeResult, items: str) -> list[str]:
     has_time = r.median_s is not None
     baseline = r.mode == "eager"
     memory = fmt_bytes(r.peak_memory_bytes)
-    if r.memory_kind == "process_peak_rss":
+    if r.memory_kind == "process_peak_rss" and r.peak_memory_bytes is not None:
         memory += " RSS"
     if r.breakeven_iters is not None:
         breakeven = f"{r.breakeven_iters:,.0f} calls"
@@ -67,13 +66,19 @@ def _row(r: ModeResult, items: str) -> list[str]:
         breakeven = "never (not faster)"
     else:
         breakeven = "—"
+    if r.status == "mismatch":  # a wrong answer's speed is not a result: show why, not how fast
+        why = "not shown: output differs from eager"
+        return [f"`{r.mode}`", why, "—", "—", "—", "—", memory,
+                "—" if r.max_rel_err is None else f"**{r.max_rel_err:.1e}**", _status(r)]
     return [
         f"`{r.mode}`",
         f"{fmt_time(r.median_s)} ± {fmt_time(r.iqr_s / 2)} (n={r.n})" if has_time else "—",
-        f"{r.throughput:,.1f} {items}/s" if r.throughput else "—",
+        (f"{r.throughput:,.1f} {items}/s" if r.throughput else "—")
+        + (f" ({r.tflops:.3g} TFLOP/s)" if r.tflops else ""),
         "1× (baseline)" if baseline and has_time else (
             f"**{r.speedup:.2f}×** (eager {fmt_time(r.eager_median_s)})" if r.speedup else "—"),
-        "—" if baseline else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}",
+        "—" if baseline else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}"
+        + (f" / {fmt_time(r.compile_mega_s)} Mega-Cache" if r.compile_mega_s is not None else ""),
         breakeven,
         memory,
         "—" if r.max_rel_err is None else f"{r.max_rel_err:.1e}",
@@ -116,7 +121,8 @@ def provenance(record: Record, page: bool = True) -> str:
         f"Python {v.get('python')}",
         f"{'/'.join(map(str, sorted(threads)))} threads" if threads else "",
         f"n = {min(ns)}–{max(ns)} samples per mode" if ns else "no samples",
-        f"{record.profile} profile ({sizes}, {record.spec.get('dtype')}, {record.spec.get('step')})",
+        f"{record.profile} profile ({sizes}, {record.spec.get('dtype')}, {record.spec.get('layout', 'contiguous')}, "
+        f"{record.spec.get('step')}" + (f": {record.spec['how']}" if record.spec.get("how") else "") + ")",
         f"harness v{record.harness_version}" + (f", commit `{record.git_commit}`" if record.git_commit else ""),
     ]
     return " · ".join(p for p in parts if p) + ("\n{: .evc-provenance }" if page else "")
@@ -125,12 +131,22 @@ def provenance(record: Record, page: bool = True) -> str:
 def workload(name: str) -> str:
     """The section for one workload: this machine measured now if needed, every machine's table.
 
-    Machines become linked tabs (content.tabs.link), this machine first.
+    Machines become linked tabs (content.tabs.link), this machine first. A workload outside this
+    machine's profile shows the committed records of other machines, or says none exist yet.
     """
-    mine = _shown_record(measure.ensure_record(name))
-    others = [_shown_record(r) for r in records.records_for(name) if r.machine.get("slug") != mine.machine["slug"]]
+    from . import workloads
+
+    w = workloads.get(name)
+    mine = _shown_record(measure.ensure_record(name)) if w.in_profile(workloads.default_profile()) else None
+    slug = machine.describe()["slug"]
+    others = [_shown_record(r) for r in records.records_for(name) if r.machine.get("slug") != slug]
+    if mine is None and not others:
+        profiles = " and ".join(p for p in workloads.PROFILES if w.in_profile(p))
+        return (f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
+                f"machine has committed a record of it yet (`python -m eager_vs_compiled measure "
+                f"--profile gpu` writes one; see [add your machine](index.md#add-your-machine)).\n")
     out = []
-    for rec in [mine, *others]:
+    for rec in ([mine] if mine else []) + others:
         tag = "this build" if rec is mine else "committed"
         body = table(rec).replace("\n", "\n    ")
         out.append(f'=== "{machine.label(rec.machine)} ({tag})"\n\n    {body}')
@@ -167,43 +183,13 @@ def headline(names: list[str]) -> str:
 
 def speedup_chart(names: list[str]) -> str:
     """Inline SVG: speedup vs eager per workload and compiled mode on this machine."""
-    import matplotlib
-
-    matplotlib.use("svg")
-    import matplotlib.pyplot as plt
+    from . import charts
 
     recs = [_shown_record(measure.ensure_record(n)) for n in names]
-    bars = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None)
+    rows = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None)
             for r in recs for m in r.results if m.mode != "eager"]
-    ink = "#010101"  # swapped for currentColor below: the chart follows light/dark mode
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "speedups-" + "-".join(names),
-                         "text.color": ink, "axes.labelcolor": ink, "axes.edgecolor": ink,
-                         "xtick.color": ink, "ytick.color": ink, "font.size": 12}):
-        fig, ax = plt.subplots(figsize=(6, 0.5 * len(bars) + 1.1))
-        labels = [b[0] for b in bars][::-1]
-        values = [b[1] or 0 for b in bars][::-1]
-        colors = ["#2e7d32" if v >= 1 else "#c62828" for v in values]
-        ax.barh(labels, values, color=colors)
-        ax.axvline(1.0, color=ink, linewidth=1, linestyle="--")
-        for y, v in enumerate(values):
-            ax.text(v, y, f" {v:.2f}×" if v else " failed", va="center")
-        ax.set_xlabel("speedup vs eager (×); dashed line: eager")
-        ax.set_xlim(0, max(values + [1.0]) * 1.25)
-        for side in ("top", "right"):
-            ax.spines[side].set_visible(False)
-        ax.set_facecolor("none")
-        fig.patch.set_alpha(0)
-        fig.tight_layout()
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-        plt.close(fig)
-    svg = buf.getvalue()
-    svg = svg[svg.index("<svg"):].replace(ink, "currentColor")
-    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
     title = f"Speedup of torch.compile over eager on {machine.label(recs[0].machine)}"
-    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
-                 rf'<svg\1 role="img" aria-label="{title}" class="evc-chart"', svg, count=1)
-    return f'<figure class="evc-figure">\n{svg}\n<figcaption>{title}.</figcaption>\n</figure>\n'
+    return charts.bars(rows, title, "speedup vs eager (×); dashed line: eager", "speedups-" + "-".join(names))
 
 
 def snippet(rel_path: str) -> str:
@@ -408,16 +394,18 @@ def harness_settings() -> str:
         lines.append(f"| `{profile}` | {fmt_time(cfg['min_sample_s'])} | {cfg['n_min']}–{cfg['n_max']} | "
                      f"{fmt_time(cfg['budget_s'])} | ±{measure.MEDIAN_PRECISION:.0%} | "
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
-    return "\n".join(lines) + f"\n\nHarness version {measure.HARNESS_VERSION}, from `src/eager_vs_compiled/measure.py`.\n{{: .evc-provenance }}\n"
+    return "\n".join(lines) + f"\n\nHarness version {measure.HARNESS_VERSION}, from `src/eager_vs_compiled/child.py`.\n{{: .evc-provenance }}\n"
 
 
 def evidence(workload_name: str, what: str = "speedup", mode: str | None = None) -> str:
     """One line of evidence from this machine's record, for the claims page: a speedup, the compile
     time or peak memory of one compiled mode (default: the fastest), with where it was measured."""
+    from . import workloads
+
     rec = _shown_record(measure.ensure_record(workload_name))
     r = rec.result(mode) if mode else _best(rec)
     where = (f"measured on `{rec.machine.get('slug')}`, {rec.date[:10]}, torch {rec.versions.get('torch')}, "
-             f"[table](../benchmarks/index.md)")
+             f"[table](../benchmarks/{workloads.get(workload_name).family}.md)")
     if r is None or r.status != "ok":
         status = r.status if r is not None else "no compiled mode finished"
         return f"{rec.title}: **{status}**, not measured ({where})"
@@ -429,7 +417,8 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
         eager = rec.result("eager")
         value = (f"peak memory eager {fmt_bytes(eager.peak_memory_bytes if eager else None)}, "
                  f"`{r.mode}` {fmt_bytes(r.peak_memory_bytes)}"
-                 + (" (process RSS, includes the compiler)" if r.memory_kind == "process_peak_rss" else ""))
+                 + (" (process peak RSS; the compiled process ran from a warm cache)"
+                    if r.memory_kind == "process_peak_rss" else ""))
     else:
         raise ValueError(f"unknown evidence kind {what!r}: speedup, compile or memory")
     return f"{rec.title}: {value}; {where}"

@@ -1,12 +1,18 @@
-"""Named workloads: a model, its inputs and its tolerance, sized by profile.
+"""Named workloads: a model, its inputs, its step (inference or one training step) and tolerance.
 
-A workload's spec (its sizes, modes, dtype, tolerance and the source of its builder) is hashed;
-a record measured with another spec hash is stale. Standard library + torch + torchvision only.
+A workload belongs to a *family* (one benchmark page) and is measured per *profile*: `cpu` sizes fit
+a 2-core machine, `gpu` sizes a real accelerator. A workload absent from a profile's sizes is not
+part of that profile. The spec (sizes, modes, dtype, layout, step, tolerance, and the source of the
+builders) is hashed; a record measured with another spec hash is stale.
+
+Standard library + torch only at import time; torchvision is imported when a vision model is built
+(and a missing torchvision makes those workloads `skipped`, not a crash).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import inspect
 import json
 from dataclasses import dataclass, field
@@ -15,46 +21,172 @@ from typing import Callable
 import torch
 
 PROFILES = ("cpu", "gpu")
+STEPS = ("inference", "training")
+DTYPES = ("float32", "bfloat16")
+LAYOUTS = ("contiguous", "channels_last")
+
+FAMILIES = {  # family -> (page title, what the page answers)
+    "overhead": ("Per-op overhead", "What one tiny operation costs per call, eager vs compiled."),
+    "pointwise": ("Pointwise fusion", "How time and memory traffic grow with a chain of N elementwise ops."),
+    "mlp-transformer": ("MLP and transformer block", "Dense layers and attention, inference and one training step."),
+    "resnet": ("ResNet-18 and ResNet-50", "Convolutional networks: dtype, memory layout, inference and training."),
+    "vit": ("ViT-B/16", "A vision transformer: speed and peak memory, inference and training."),
+}
+
+
+class WorkloadUnavailable(Exception):
+    """The workload needs something this environment lacks (torchvision, a GPU): it is skipped."""
+
+
+@dataclass
+class Built:
+    """One instance of a workload: `call(*inputs)` runs a step and returns what is compared.
+
+    `model` is the module `torch.compile` wraps (None for a plain function, then `fn` is compiled);
+    `params` are the tensors whose gradients a training step is checked on.
+    """
+
+    call: Callable
+    inputs: tuple
+    model: torch.nn.Module | None = None
+    fn: Callable | None = None
+    compiled: Callable | None = None
+
+    def grads(self) -> list[torch.Tensor]:
+        if self.model is None:
+            return []
+        return [p.grad for p in self.model.parameters() if p.grad is not None]
 
 
 @dataclass(frozen=True)
 class Workload:
     name: str
+    family: str
     title: str
     about: str
-    builder: Callable[[dict, torch.device], tuple[Callable, tuple]]
-    sizes: dict  # profile -> keyword sizes passed to the builder
+    builder: Callable[[dict, torch.device], tuple]  # -> (module or fn, example inputs)
+    sizes: dict  # profile -> keyword sizes passed to the builder; a missing profile = not measured there
     modes: dict  # profile -> modes measured, eager first
     items: str = "calls"  # what one call processes, for throughput ("images", ...)
-    rtol: float = 1e-3  # max |compiled - eager| / max |eager| allowed (fp32)
-    extra: dict = field(default_factory=dict)
+    step: str = "inference"
+    dtype: str = "float32"
+    layout: str = "contiguous"
+    rtol: float | None = None  # max |compiled - eager| / max |eager|; None = the default for dtype/step
+    megacache: bool = False  # also measure compile from Mega-Cache artifacts in a fresh process
+    needs: tuple = ()  # python modules the builder imports (missing -> skipped)
+    extra: dict = field(default_factory=dict)  # facts for the pages (e.g. eager kernels per call)
+
+    def __post_init__(self):
+        assert self.step in STEPS and self.dtype in DTYPES and self.layout in LAYOUTS, self.name
+        assert self.family in FAMILIES, self.name
+        for profile, modes in self.modes.items():
+            assert modes[0] == "eager", (self.name, profile)
+
+    @property
+    def tolerance(self) -> float:
+        if self.rtol is not None:
+            return self.rtol
+        base = {"float32": 1e-3, "bfloat16": 3e-2}[self.dtype]
+        return base * (10 if self.step == "training" else 1)  # gradients accumulate more rounding
+
+    def in_profile(self, profile: str) -> bool:
+        return profile in self.sizes
 
     def spec(self, profile: str) -> dict:
-        return {"name": self.name, "profile": profile, "sizes": self.sizes[profile],
-                "modes": list(self.modes[profile]), "items": self.items, "rtol": self.rtol,
-                "dtype": "float32", "step": "inference (no_grad)"}
+        return {"name": self.name, "family": self.family, "profile": profile,
+                "sizes": self.sizes[profile], "modes": list(self.modes[profile]), "items": self.items,
+                "rtol": self.tolerance, "dtype": self.dtype, "layout": self.layout, "step": self.step,
+                "megacache": self.megacache,
+                "how": ("torch.no_grad(), model.eval()" if self.step == "inference" else
+                        "model.train(); torch.compile(model), loss.backward() and SGD step in eager")
+                + ("; bfloat16 weights and inputs" if self.dtype == "bfloat16" and self.step == "inference"
+                   else "; autocast(bfloat16) mixed precision, float32 weights" if self.dtype == "bfloat16"
+                   else "")}
 
     def spec_hash(self, profile: str) -> str:
-        blob = json.dumps(self.spec(profile), sort_keys=True) + inspect.getsource(self.builder)
+        blob = (json.dumps(self.spec(profile), sort_keys=True) + inspect.getsource(self.builder)
+                + inspect.getsource(_instantiate))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def items_per_call(self, profile: str) -> int:
         return int(self.sizes[profile].get("batch", 1))
 
-    def build(self, profile: str, device: torch.device):
-        """Returns (fn, inputs): fn is the eager callable, inputs a tuple of tensors."""
+    def unavailable(self) -> str | None:
+        """Why this environment cannot run the workload, or None."""
+        missing = [m for m in self.needs if importlib.util.find_spec(m) is None]
+        return f"needs {', '.join(missing)}, which is not installed" if missing else None
+
+    def build(self, profile: str, device: torch.device) -> Built:
+        """A fresh instance: same seed, so two builds start from identical weights and inputs."""
+        why = self.unavailable()
+        if why:
+            raise WorkloadUnavailable(why)
         torch.manual_seed(0)
-        return self.builder(self.sizes[profile], device)
+        obj, inputs = self.builder(self.sizes[profile], device)
+        return _instantiate(self, obj, inputs, device)
 
 
-def _pointwise_chain(sizes: dict, device: torch.device):
+def _instantiate(w: Workload, obj, inputs: tuple, device: torch.device) -> Built:
+    """Wrap a builder's module/function into the step this workload measures."""
+    model = obj if isinstance(obj, torch.nn.Module) else None
+    low = torch.bfloat16 if w.dtype == "bfloat16" else None
+    memory_format = torch.channels_last if w.layout == "channels_last" else torch.contiguous_format
+    if model is not None:
+        model = model.to(device)
+        if w.layout == "channels_last":
+            model = model.to(memory_format=memory_format)
+            inputs = tuple(x.contiguous(memory_format=memory_format) if x.dim() == 4 else x for x in inputs)
+        if w.step == "inference" and low is not None:  # bf16 weights and inputs
+            model = model.to(low)
+            inputs = tuple(x.to(low) if x.is_floating_point() else x for x in inputs)
+    built = Built(call=None, inputs=inputs, model=model, fn=None if model is not None else obj)
+
+    def forward(*xs):
+        target = next(t for t in (built.compiled, built.model, built.fn) if t is not None)
+        return target(*xs)
+
+    if w.step == "inference":
+        def call(*xs):
+            with torch.no_grad():
+                return forward(*xs)
+        model is not None and model.eval()
+    else:
+        assert model is not None, f"{w.name}: a training step needs a module"
+        model.train()
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+        torch.manual_seed(1)
+        first = inputs[0]
+        labels = torch.randint(0, 10, (first.shape[0],), device=device)
+
+        def call(*xs):
+            optimizer.zero_grad(set_to_none=True)
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=low is not None):
+                out = forward(*xs)
+                logits = out.flatten(1)[:, :10].float()
+                loss = torch.nn.functional.cross_entropy(logits, labels)
+            loss.backward()
+            optimizer.step()
+            return out.detach(), loss.detach()
+    built.call = call
+    return built
+
+
+# ----------------------------------------------------------------------------- builders
+def _tiny_op(sizes: dict, device: torch.device):
+    def add_one(x):
+        return x + 1  # one tiny kernel: the time per call is almost all overhead
+
+    return add_one, (torch.randn(sizes["numel"], device=device),)
+
+
+def _pointwise(sizes: dict, device: torch.device):
     depth = sizes["depth"]
 
     def chain(x):
-        # Each line is one eager kernel that reads and writes the whole tensor;
-        # inductor fuses the chain into one loop that reads x once and writes once.
+        # `depth` eager kernels, each reading and writing the whole tensor; inductor fuses the
+        # chain into one loop that reads x once and writes the result once.
         for i in range(depth):
-            x = torch.sin(x) * 1.01 + 0.1 if i % 2 == 0 else torch.relu(x) - 0.05
+            x = x * 0.999 if i % 3 == 0 else (x + 0.001 if i % 3 == 1 else torch.relu(x))
         return x
 
     return chain, (torch.randn(sizes["numel"], device=device),)
@@ -66,54 +198,132 @@ def _mlp(sizes: dict, device: torch.device):
         torch.nn.Linear(d, h), torch.nn.GELU(),
         torch.nn.Linear(h, h), torch.nn.GELU(),
         torch.nn.Linear(h, d),
-    ).to(device).eval()
+    )
     return model, (torch.randn(sizes["batch"], d, device=device),)
 
 
-def _resnet18(sizes: dict, device: torch.device):
+def _transformer_block(sizes: dict, device: torch.device):
+    d = sizes["d_model"]
+    model = torch.nn.TransformerEncoderLayer(d, sizes["heads"], 4 * d, dropout=0.0, batch_first=True,
+                                             norm_first=True, activation="gelu")
+    return model, (torch.randn(sizes["batch"], sizes["seq"], d, device=device),)
+
+
+def _torchvision(sizes: dict, device: torch.device):
     import torchvision
 
-    model = torchvision.models.resnet18(weights=None).to(device).eval()
+    kwargs = {"image_size": sizes["image"]} if sizes["arch"].startswith("vit") else {}
+    model = getattr(torchvision.models, sizes["arch"])(weights=None, **kwargs)
     x = torch.randn(sizes["batch"], 3, sizes["image"], sizes["image"], device=device)
     return model, (x,)
 
 
-WORKLOADS: dict[str, Workload] = {
-    w.name: w
-    for w in [
+# ----------------------------------------------------------------------------- the suite
+_NO_GPU_CG = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+
+
+def _vision(arch: str, step: str, dtype: str, layout: str, cpu: dict | None, gpu: dict,
+            cpu_modes=("eager", "default"), gpu_modes=_NO_GPU_CG, **kw) -> Workload:
+    short = {"float32": "fp32", "bfloat16": "bf16"}[dtype]
+    name = f"{arch}_{'train' if step == 'training' else 'infer'}_{short}" + ("_cl" if layout == "channels_last" else "")
+    pretty = {"resnet18": "ResNet-18", "resnet50": "ResNet-50", "vit_b_16": "ViT-B/16"}[arch]
+    how = ("bf16 weights" if step == "inference" else "AMP bf16") if dtype == "bfloat16" else "fp32"
+    title = f"{pretty} {step}, {how}" + (", channels_last" if layout == "channels_last" else "")
+    sizes = {"gpu": {"arch": arch, **gpu}}
+    if cpu:
+        sizes["cpu"] = {"arch": arch, **cpu}
+    modes = {"gpu": gpu_modes}
+    if cpu:
+        modes["cpu"] = cpu_modes
+    if arch == "resnet50":  # its eager traffic places it on the roofline of the best-recipe page
+        kw["extra"] = {**kw.get("extra", {}), "traffic": True}
+    return Workload(name=name, family="vit" if arch.startswith("vit") else "resnet", title=title,
+                    about=f"torchvision {arch}, random weights, {sizes['gpu']['image']}×{sizes['gpu']['image']} images.",
+                    builder=_torchvision, sizes=sizes, modes=modes, items="images", step=step,
+                    dtype=dtype, layout=layout, needs=("torchvision",), **kw)
+
+
+BLOCK_SIZES = {"cpu": {"batch": 8, "seq": 128, "d_model": 512, "heads": 8},
+               "gpu": {"batch": 64, "seq": 512, "d_model": 1024, "heads": 16}}
+
+
+def _suite() -> list[Workload]:
+    suite = [
         Workload(
-            name="pointwise_chain",
-            title="Chain of pointwise ops (fusion)",
-            about="16 elementwise ops on one large tensor: eager launches one kernel per op, "
-                  "compiled fuses them into one.",
-            builder=_pointwise_chain,
-            sizes={"cpu": {"numel": 2**20, "depth": 16}, "gpu": {"numel": 2**26, "depth": 16}},
+            name="tiny_op", family="overhead", title="One tiny op per call",
+            about="`x + 1` on a one-element tensor: the time per call is the framework's overhead.",
+            builder=_tiny_op, sizes={"cpu": {"numel": 1}, "gpu": {"numel": 1}},
+            modes={"cpu": ("eager", "default"), "gpu": ("eager", "default", "reduce-overhead")},
+            rtol=1e-6, extra={"timer_check": True}),
+    ]
+    for depth in (1, 2, 4, 8, 16, 32):
+        suite.append(Workload(
+            name=f"pointwise_{depth:02d}", family="pointwise", title=f"Pointwise chain, N = {depth}",
+            about=f"{depth} elementwise op(s) (multiply, add, relu in turn) on one large float32 tensor.",
+            builder=_pointwise, sizes={"cpu": {"numel": 2**22, "depth": depth},
+                                       "gpu": {"numel": 2**28, "depth": depth}},
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default")},
-            items="tensors",
-            rtol=1e-4,
-        ),
+            items="tensors", rtol=1e-5, extra={"eager_kernels": depth, "warm": False, "traffic": True, "timer_check": depth == 16}))
+    suite += [
         Workload(
-            name="mlp",
-            title="Small MLP (inference)",
-            about="Three linear layers with GELU, float32, batch of vectors.",
+            name="mlp", family="mlp-transformer", title="MLP inference",
+            about="Three linear layers with GELU, float32, a batch of vectors.",
             builder=_mlp,
             sizes={"cpu": {"batch": 64, "features": 512, "hidden": 1024},
                    "gpu": {"batch": 4096, "features": 1024, "hidden": 4096}},
             modes={"cpu": ("eager", "default", "max-autotune"),
-                   "gpu": ("eager", "default", "max-autotune")},
-            items="samples",
-        ),
+                   "gpu": ("eager", "default", "max-autotune", "max-autotune-no-cudagraphs")},
+            items="samples", extra={"timer_check": True}),
         Workload(
-            name="resnet18",
-            title="torchvision ResNet-18 (inference)",
-            about="Random-initialised ResNet-18 in eval mode, float32, 224×224 images.",
-            builder=_resnet18,
-            sizes={"cpu": {"batch": 8, "image": 224}, "gpu": {"batch": 128, "image": 224}},
-            modes={"cpu": ("eager", "default"), "gpu": ("eager", "default")},
-            items="images",
-        ),
+            name="mlp_train", family="mlp-transformer", title="MLP training step",
+            about="The same MLP: forward, cross-entropy, backward and an SGD step.",
+            builder=_mlp,
+            sizes={"gpu": {"batch": 4096, "features": 1024, "hidden": 4096}},
+            modes={"gpu": ("eager", "default", "max-autotune-no-cudagraphs")},
+            items="samples", step="training"),
+        Workload(
+            name="transformer_block", family="mlp-transformer", title="Transformer encoder block inference",
+            about="One pre-norm `nn.TransformerEncoderLayer` (self-attention + GELU MLP), float32.",
+            builder=_transformer_block,
+            sizes=BLOCK_SIZES,
+            modes={"cpu": ("eager", "default"),
+                   "gpu": ("eager", "default", "reduce-overhead", "max-autotune-no-cudagraphs")},
+            items="sequences"),
+        Workload(
+            name="transformer_block_train", family="mlp-transformer", title="Transformer encoder block training step",
+            about="The same block: forward, loss, backward and an SGD step.",
+            builder=_transformer_block,
+            sizes=BLOCK_SIZES,
+            modes={"cpu": ("eager", "default"), "gpu": ("eager", "default", "max-autotune-no-cudagraphs")},
+            items="sequences", step="training"),
     ]
-}
+    small, big = {"batch": 4, "image": 224}, {"batch": 256, "image": 224}
+    suite += [
+        _vision("resnet18", "inference", "float32", "contiguous", None, big),
+        _vision("resnet50", "inference", "float32", "contiguous", small, big, megacache=True,
+                cpu_modes=("eager", "default", "max-autotune")),
+        _vision("resnet50", "inference", "float32", "channels_last", None, big),
+        _vision("resnet50", "inference", "bfloat16", "contiguous", None, big),
+        _vision("resnet50", "inference", "bfloat16", "channels_last", None, big),
+        _vision("resnet18", "training", "float32", "contiguous", None,
+                {"batch": 128, "image": 224}, gpu_modes=("eager", "default")),
+        _vision("resnet50", "training", "float32", "contiguous", None,
+                {"batch": 128, "image": 224}, gpu_modes=("eager", "default")),
+        _vision("resnet50", "training", "bfloat16", "channels_last", None, {"batch": 128, "image": 224},
+                gpu_modes=("eager", "default", "max-autotune-no-cudagraphs")),
+        _vision("vit_b_16", "inference", "float32", "contiguous", {"batch": 2, "image": 224},
+                {"batch": 128, "image": 224}, gpu_modes=("eager", "default", "max-autotune-no-cudagraphs")),
+        _vision("vit_b_16", "inference", "bfloat16", "contiguous", None, {"batch": 128, "image": 224},
+                gpu_modes=("eager", "default", "max-autotune-no-cudagraphs")),
+        _vision("vit_b_16", "training", "float32", "contiguous", {"batch": 2, "image": 224},
+                {"batch": 64, "image": 224}, gpu_modes=("eager", "default")),
+        _vision("vit_b_16", "training", "bfloat16", "contiguous", None, {"batch": 64, "image": 224},
+                gpu_modes=("eager", "default")),
+    ]
+    return suite
+
+
+WORKLOADS: dict[str, Workload] = {w.name: w for w in _suite()}
 
 
 def get(name: str) -> Workload:
@@ -121,6 +331,17 @@ def get(name: str) -> Workload:
         return WORKLOADS[name]
     except KeyError:
         raise KeyError(f"unknown workload {name!r}; valid names: {', '.join(WORKLOADS)}") from None
+
+
+def in_profile(profile: str) -> list[Workload]:
+    """The profile's workloads, in the order they are measured."""
+    return [w for w in WORKLOADS.values() if w.in_profile(profile)]
+
+
+def family(name: str) -> list[Workload]:
+    if name not in FAMILIES:
+        raise KeyError(f"unknown family {name!r}; valid names: {', '.join(FAMILIES)}")
+    return [w for w in WORKLOADS.values() if w.family == name]
 
 
 def default_profile() -> str:

@@ -1,0 +1,142 @@
+"""Inline SVG charts drawn from records: text in currentColor so they follow light and dark mode.
+
+Only the site build imports this (matplotlib is a docs dependency, not a measurement one).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import contextmanager
+
+INK = "#010101"  # replaced by currentColor in the SVG
+GOOD, BAD, EAGER, COMPILED = "#2e7d32", "#c62828", "#1565c0", "#e65100"
+
+
+@contextmanager
+def _figure(salt: str, width: float, height: float):
+    import matplotlib
+
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt, "text.color": INK,
+                         "axes.labelcolor": INK, "axes.edgecolor": INK, "xtick.color": INK,
+                         "ytick.color": INK, "font.size": 12, "legend.frameon": False}):
+        fig, ax = plt.subplots(figsize=(width, height))
+        yield fig, ax
+        plt.close(fig)
+
+
+def _svg(fig, ax, title: str) -> str:
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.set_facecolor("none")
+    fig.patch.set_alpha(0)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):].replace(INK, "currentColor")
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
+    label = title.replace('"', "'")
+    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+                 rf'<svg\1 role="img" aria-label="{label}" class="evc-chart"', svg, count=1)
+    return f'<figure class="evc-figure">\n{svg}\n<figcaption>{title}.</figcaption>\n</figure>\n'
+
+
+def bars(rows: list[tuple[str, float | None]], title: str, xlabel: str, salt: str,
+         unit: str = "×", baseline: float | None = 1.0) -> str:
+    """Horizontal bars, one per (label, value); None = failed / not measured."""
+    with _figure(salt, 6.4, 0.42 * len(rows) + 1.2) as (fig, ax):
+        labels = [r[0] for r in rows][::-1]
+        values = [r[1] or 0 for r in rows][::-1]
+        colors = [GOOD if baseline is None or v >= baseline else BAD for v in values]
+        ax.barh(labels, values, color=colors)
+        if baseline is not None:
+            ax.axvline(baseline, color=INK, linewidth=1, linestyle="--")
+        for y, v in enumerate(values):
+            ax.text(v, y, f" {v:.2f}{unit}" if v else " not measured", va="center", fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.set_xlim(0, max(values + [baseline or 0]) * 1.3 or 1)
+        return _svg(fig, ax, title)
+
+
+def paired_bars(rows: list[tuple[str, float | None, float | None]], title: str, xlabel: str, salt: str,
+                names=("eager", "compiled")) -> str:
+    """Two bars per row (e.g. eager and compiled peak memory)."""
+    with _figure(salt, 6.4, 0.6 * len(rows) + 1.4) as (fig, ax):
+        n = len(rows)
+        ys = list(range(n))[::-1]
+        a = [r[1] or 0 for r in rows]
+        b = [r[2] or 0 for r in rows]
+        ax.barh([y + 0.2 for y in ys], a, height=0.38, color=EAGER, label=names[0])
+        ax.barh([y - 0.2 for y in ys], b, height=0.38, color=COMPILED, label=names[1])
+        for y, v1, v2 in zip(ys, a, b):
+            ax.text(v1, y + 0.2, f" {v1:.0f}" if v1 else " —", va="center", fontsize=9)
+            ax.text(v2, y - 0.2, f" {v2:.0f}" if v2 else " —", va="center", fontsize=9)
+        ax.set_yticks(ys, [r[0] for r in rows])
+        ax.set_xlabel(xlabel)
+        ax.set_xlim(0, max(a + b + [1]) * 1.2)
+        ax.legend(loc="lower right")
+        return _svg(fig, ax, title)
+
+
+def amortisation(eager_s: float, compiled_s: float, compile_s: float, breakeven: float | None,
+                 title: str, salt: str) -> str:
+    """Cumulative time vs calls: eager from 0, compiled from its compile time; they cross at break-even."""
+    horizon = (breakeven * 2.2) if breakeven else max(compile_s / max(eager_s, 1e-12), 10) * 1.5
+    xs = [horizon * i / 50 for i in range(51)]
+    with _figure(salt, 6.4, 3.6) as (fig, ax):
+        ax.plot(xs, [x * eager_s for x in xs], color=EAGER, label="eager")
+        ax.plot(xs, [compile_s + x * compiled_s for x in xs], color=COMPILED,
+                label="compiled (cold compile first)", linestyle="-.")
+        if breakeven:
+            ax.axvline(breakeven, color=INK, linewidth=1, linestyle="--")
+            ax.text(breakeven, compile_s * 0.35, f" break-even ≈ {breakeven:,.0f} calls", fontsize=10)
+        ax.set_xlabel("calls")
+        ax.set_ylabel("cumulative seconds")
+        ax.set_xlim(0, horizon)
+        ax.set_ylim(0, None)
+        ax.legend(loc="upper left")
+        return _svg(fig, ax, title)
+
+
+def lines(series: dict[str, list[tuple[float, float]]], title: str, xlabel: str, ylabel: str, salt: str,
+          logx: bool = True) -> str:
+    """One line with markers per series name; points are (x, y)."""
+    styles = [(EAGER, "o", "-"), (COMPILED, "s", "-."), (GOOD, "^", ":"), (BAD, "d", "--")]
+    with _figure(salt, 6.4, 3.8) as (fig, ax):
+        for (name, pts), (color, marker, style) in zip(series.items(), styles):
+            pts = sorted(p for p in pts if p[1] is not None)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=color, marker=marker,
+                    linestyle=style, label=name)
+        if logx:
+            ax.set_xscale("log", base=2)
+            ticks = sorted({p[0] for pts in series.values() for p in pts})
+            ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(0, None)
+        ax.legend(loc="upper left")
+        return _svg(fig, ax, title)
+
+
+def roofline(peak_tflops: float, bandwidth_gb_s: float, points: list[tuple[str, float, float]],
+             title: str, salt: str) -> str:
+    """Log-log roofline: min(peak, bandwidth × intensity), and (label, FLOP/byte, TFLOP/s) points."""
+    xs = [p[1] for p in points] or [1.0]
+    lo, hi = min(xs + [1.0]) / 4, max(xs + [peak_tflops * 1e12 / (bandwidth_gb_s * 1e9)]) * 4
+    grid = [lo * (hi / lo) ** (i / 60) for i in range(61)]
+    with _figure(salt, 6.4, 4.0) as (fig, ax):
+        ax.plot(grid, [min(peak_tflops, bandwidth_gb_s * 1e9 * x / 1e12) for x in grid], color=INK,
+                label="roof: measured matmul peak and copy bandwidth")
+        markers = ["o", "s", "^", "d", "v", "P", "X", "*"]
+        for (label, x, y), marker in zip(points, markers * 4):
+            ax.plot([x], [y], marker=marker, linestyle="none", label=label, markersize=8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("arithmetic intensity (FLOP per byte of eager traffic)")
+        ax.set_ylabel("TFLOP/s")
+        ax.legend(loc="lower right", fontsize=9)
+        return _svg(fig, ax, title)

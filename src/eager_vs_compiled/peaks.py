@@ -1,0 +1,103 @@
+"""This machine's measured limits, the roof of the roofline: matmul FLOP/s and memory bandwidth.
+
+Measured (not taken from a datasheet) in a fresh process: the best of several large matrix
+products per dtype, and a large tensor copy (bytes read + bytes written). Saved beside the workload
+records as measurements/<slug>/machine_peaks.json with the same provenance. Standard library + torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import machine, records
+
+FILE = "machine_peaks.json"
+VERSION = 1
+SIZES = {"cpu": {"matmul_n": 2048, "copy_mib": 256}, "cuda": {"matmul_n": 8192, "copy_mib": 4096}}
+
+
+def _best_seconds(fn, sync, repeats: int) -> float:
+    fn()
+    sync()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _child(device_type: str) -> dict:
+    import torch
+
+    device = torch.device(device_type)
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    size = SIZES[device.type]
+    n = size["matmul_n"]
+    out = {"threads": torch.get_num_threads(), "matmul_n": n, "copy_mib": size["copy_mib"], "matmul_tflops": {}}
+    dtypes = ["float32", "bfloat16"] if device.type == "cuda" else ["float32"]
+    for name in dtypes:
+        dt = getattr(torch, name)
+        a, b = torch.randn(n, n, device=device, dtype=dt), torch.randn(n, n, device=device, dtype=dt)
+        seconds = _best_seconds(lambda: a @ b, sync, 10)
+        out["matmul_tflops"][name] = 2 * n**3 / seconds / 1e12
+    src = torch.empty(size["copy_mib"] * 2**20 // 4, device=device, dtype=torch.float32).fill_(1.0)
+    dst = torch.empty_like(src)
+    seconds = _best_seconds(lambda: dst.copy_(src), sync, 10)
+    out["copy_gb_s"] = 2 * src.numel() * 4 / seconds / 1e9
+    if device.type == "cuda":
+        out["tf32_matmul"] = torch.backends.cuda.matmul.allow_tf32
+    return out
+
+
+def path(root: Path, slug: str) -> Path:
+    return Path(root) / slug / FILE
+
+
+def load(root: Path, slug: str) -> dict | None:
+    p = path(root, slug)
+    if not p.exists():
+        return None
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+        assert data["version"] == VERSION and data["matmul_tflops"] and data["copy_gb_s"] > 0
+        return data
+    except (OSError, ValueError, KeyError, AssertionError, TypeError) as e:
+        raise records.RecordError(p, f"not a machine-peaks file of version {VERSION} ({e!r})") from None
+
+
+def ensure(root: Path | None = None, device_type: str | None = None, force: bool = False) -> dict:
+    """This machine's peaks: reused when measured on the same machine and torch, else measured."""
+    from .measure import remeasure_requested, run_isolated
+
+    root = Path(root or records.default_root())
+    me, versions = machine.describe(), machine.versions()
+    device_type = device_type or ("cuda" if me["gpus"] else "cpu")
+    old = load(root, me["slug"])
+    if (old and not (force or remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
+            and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type):
+        return old
+    records.check_writable(path(root, me["slug"]).parent)
+    with tempfile.TemporaryDirectory(prefix="evc-peaks-") as tmp:
+        out = Path(tmp) / "peaks.json"
+        pkg_parent = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [pkg_parent, os.environ.get("PYTHONPATH")]))}
+        code, _, err = run_isolated([sys.executable, "-m", "eager_vs_compiled.peaks", device_type, str(out)], env, 600)
+        if code != 0 or not out.exists():
+            raise RuntimeError(f"measuring this machine's peaks failed (exit {code}): {err.strip()[-500:]}")
+        data = json.loads(out.read_text())
+    data = {"version": VERSION, "device": device_type, "machine": me, "versions": versions,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), **data}
+    records.write_atomic(path(root, me["slug"]), json.dumps(data, indent=1) + "\n")
+    return data
+
+
+if __name__ == "__main__":
+    Path(sys.argv[2]).write_text(json.dumps(_child(sys.argv[1])))

@@ -1,0 +1,81 @@
+"""The benchmark suite's records and pages: committed records complete and correct, mismatches
+visible, charts theme-aware, the suite's plan what the pages promise."""
+import json
+from pathlib import Path
+
+import pytest
+
+from eager_vs_compiled import bench, charts, measure, records, render, workloads
+from helpers import make_record
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = "cpu-amd-epyc-2c"  # the CPU machine whose records are committed with the code
+
+
+def committed_records():
+    for path in sorted((ROOT / "measurements").glob("*/*.json")):
+        if path.name != "machine_peaks.json":
+            yield path, records.load(path)
+
+
+def test_no_committed_record_has_a_compiled_output_that_differs_from_eager():
+    bad = [f"{p.relative_to(ROOT)}: {r.mode} {r.message}" for p, rec in committed_records()
+           for r in rec.results if r.status == "mismatch"]
+    assert not bad, "compiled output differs from eager:\n" + "\n".join(bad)
+
+
+def test_the_reference_cpu_records_cover_the_whole_cpu_profile_and_match_the_code():
+    folder = ROOT / "measurements" / REFERENCE
+    for w in workloads.in_profile("cpu"):
+        path = records.path_for(ROOT / "measurements", REFERENCE, w.name)
+        assert path.exists(), f"{w.name}: no committed record in {folder}"
+        rec = records.load(path)
+        assert rec.spec_hash == w.spec_hash("cpu"), f"{w.name}: record measured with another definition"
+        assert rec.harness_version == measure.HARNESS_VERSION, f"{w.name}: older harness"
+        assert [r.mode for r in rec.results] == list(w.modes["cpu"])
+        assert all(r.status == "ok" for r in rec.results), [(r.mode, r.status, r.message) for r in rec.results]
+    peaks = json.loads((folder / "machine_peaks.json").read_text())
+    assert peaks["matmul_tflops"]["float32"] > 0 and peaks["copy_gb_s"] > 0
+
+
+def test_a_mismatching_mode_is_shown_as_such_without_a_speed():
+    rec = make_record("mlp")
+    bad = rec.results[1]
+    bad.status, bad.message, bad.max_rel_err = "mismatch", "max relative error 3.0e-02 > tolerance 1e-03", 3e-2
+    row = next(line for line in render.table(rec).splitlines() if line.startswith(f"| `{bad.mode}`"))
+    assert "**mismatch**" in row and "output differs" in row
+    assert "×" not in row and " ms" not in row
+
+
+@pytest.mark.parametrize("draw", [
+    lambda: charts.bars([("a", 1.5), ("b", None)], "t", "x", "s"),
+    lambda: charts.paired_bars([("a", 100.0, 120.0)], "t", "MiB", "s"),
+    lambda: charts.amortisation(0.01, 0.005, 2.0, 400.0, "t", "s"),
+    lambda: charts.lines({"eager": [(1, 1.0), (2, 2.0)], "compiled": [(1, 1.0), (2, 1.1)]}, "t", "x", "y", "s"),
+    lambda: charts.roofline(0.17, 30.0, [("p", 10.0, 0.1)], "t", "s"),
+])
+def test_charts_are_inline_svg_drawn_in_the_theme_colour(draw):
+    html = draw()
+    assert html.startswith('<figure class="evc-figure">') and "<svg" in html and 'role="img"' in html
+    assert "currentColor" in html and "#010101" not in html
+    assert "<image" not in html  # vector only, nothing rasterised
+
+
+def test_every_family_has_a_page_in_the_nav():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for family in workloads.FAMILIES:
+        page = f"benchmarks/{bench.PAGE[family]}"
+        assert (ROOT / "docs" / page).exists() and page in nav, page
+        assert f'bench.family("{family}")' in (ROOT / "docs" / page).read_text()
+
+
+def test_the_gpu_profile_covers_the_promised_grid():
+    gpu = {w.name: w for w in workloads.in_profile("gpu")}
+    for arch in ("resnet18", "resnet50"):
+        assert any(w.name.startswith(arch) and w.step == "inference" for w in gpu.values())
+        assert any(w.name.startswith(arch) and w.step == "training" for w in gpu.values())
+    r50 = [w for w in gpu.values() if w.name.startswith("resnet50")]
+    assert {w.dtype for w in r50} == {"float32", "bfloat16"} and {w.layout for w in r50} == {"contiguous", "channels_last"}
+    modes = {m for w in gpu.values() for m in w.modes["gpu"]}
+    assert modes == {"eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
+    assert {w.family for w in gpu.values()} == set(workloads.FAMILIES)
