@@ -8,7 +8,8 @@ N = 1_000_000
 
 
 def gelu_ish(x):
-    # Four pointwise ops: eager runs four kernels, inductor fuses them into one.
+    # Eight pointwise ops (four muls, two adds, a pow, a tanh): eager runs eight kernels, each
+    # writing a full-size intermediate; inductor fuses them into one loop.
     return 0.5 * x * (1 + torch.tanh(0.79788456 * (x + 0.044715 * x**3)))
 
 

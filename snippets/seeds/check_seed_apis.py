@@ -12,7 +12,8 @@ print("torch.debug_assertions exists:", hasattr(torch, "debug_assertions"))
 modes = sorted(torch._inductor.list_mode_options())
 print("torch.compile modes:", ", ".join(modes))
 
-# It recommends torch.jit.script for dynamic control flow. TorchScript still runs, but warns.
+# It recommends torch.jit.script for dynamic control flow. TorchScript still runs, but recent
+# torch releases warn that it is deprecated (a FutureWarning or DeprecationWarning).
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
 
@@ -23,7 +24,8 @@ with warnings.catch_warnings(record=True) as caught:
         return x / 2
 
     out = dynamic_branch(torch.ones(3))
-deprecations = [str(w.message).splitlines()[0] for w in caught if issubclass(w.category, DeprecationWarning)]
+deprecations = [str(w.message).splitlines()[0] for w in caught 
+                if issubclass(w.category, (DeprecationWarning, FutureWarning))]
 print("torch.jit.script warnings:", deprecations or "none")
 
 # The other article's my_model calls x.t without parentheses: a method, not a tensor.
