@@ -79,3 +79,23 @@ def test_the_gpu_profile_covers_the_promised_grid():
     modes = {m for w in gpu.values() for m in w.modes["gpu"]}
     assert modes == {"eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
     assert {w.family for w in gpu.values()} == set(workloads.FAMILIES)
+
+
+def test_the_add_your_machine_page_lists_every_committed_folder_from_its_records():
+    text = bench.machines()
+    folders = [p.name for p in (ROOT / "measurements").iterdir() if p.is_dir()]
+    for slug in folders:
+        assert f"`{slug}/`" in text, slug
+    planned = len(workloads.in_profile("cpu"))
+    row = next(line for line in text.splitlines() if f"`{REFERENCE}/`" in line)
+    assert f"{planned} of {planned} with a compiled result" in row and "`machine_peaks.json`" in row
+    outline = bench.record_outline("resnet50_infer_fp32")
+    rec = records.load(records.path_for(ROOT / "measurements", REFERENCE, "resnet50_infer_fp32"))
+    assert rec.spec_hash in outline and render.fmt_time(rec.result("default").compile_cold_s) in outline
+    assert "add-your-machine.md" in (ROOT / "mkdocs.yml").read_text()
+
+
+def test_machines_says_so_when_nothing_is_committed(tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "default_root", lambda: tmp_path)
+    assert bench.machines() == "No machine has committed records yet.\n"
+    assert "No committed record" in bench.record_outline("mlp")

@@ -238,3 +238,62 @@ def best_recipe(arch: str = "resnet50") -> str:
                      f"({roof['copy_mib']} MiB, read + write).\n")
         out.append(_tab(_label(slug, recs), body + "\n" + _stamp(recs)))
     return "\n".join(out)
+
+
+def machines() -> str:
+    """Every machine folder under measurements/: who measured what, when, with which torch.
+
+    Reads the committed folders as they are (this machine's included, as far as it is measured).
+    """
+    root = records.default_root()
+    me = machine.describe()["slug"]
+    lines = ["| machine | folder | profile | workloads measured | dates | torch | files |",
+             "|---|---|---|---|---|---|---|"]
+    for folder in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: (p.name != me, p.name)):
+        recs = [records.load(p) for p in sorted(folder.glob("*.json")) if p.name != "machine_peaks.json"]
+        if not recs:
+            continue
+        profile = recs[0].profile
+        planned = len(workloads.in_profile(profile))
+        ok = sum(1 for r in recs if any(_ok(m) for m in r.results if m.mode != "eager"))
+        dates = sorted({r.date[:10] for r in recs})
+        when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+        torch_v = ", ".join(sorted({r.versions.get("torch", "?") for r in recs}))
+        extra = " + `machine_peaks.json`" if peaks.load(root, folder.name) else ""
+        tag = " (this build's machine)" if folder.name == me else ""
+        lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder.name}/` | {profile} | "
+                     f"{ok} of {planned} with a compiled result | {when} | {torch_v} | "
+                     f"{len(recs)} records{extra} |")
+    if len(lines) == 2:
+        return "No machine has committed records yet.\n"
+    return "\n".join(lines) + "\n"
+
+
+def record_outline(name: str = "resnet50_infer_fp32") -> str:
+    """The fields of one committed record, with one mode's values: what `measure` writes."""
+    recs = records.records_for(name)
+    if not recs:
+        return f"No committed record of `{name}` yet.\n"
+    rec = recs[0]
+    res = next((m for m in rec.results if m.mode != "eager" and _ok(m)), rec.results[0])
+    out = [f"`{rec.machine.get('slug')}/{name}.json`, measured {rec.date[:10]}, "
+           f"schema {rec.schema}, harness {rec.harness_version}:\n",
+           "| field | value in this record |", "|---|---|"]
+    for key in ("workload", "profile", "device", "spec_hash", "date", "git_commit"):
+        out.append(f"| `{key}` | `{getattr(rec, key)}` |")
+    out.append(f"| `machine` | {machine.label(rec.machine)} |")
+    out.append(f"| `versions` | " + ", ".join(f"{k} {v}" for k, v in rec.versions.items() if v) + " |")
+    out.append(f"| `spec` | {', '.join(f'{k}={v}' for k, v in rec.spec['sizes'].items())}; "
+               f"{rec.spec['dtype']}, {rec.spec['layout']}, {rec.spec['step']} |")
+    out.append(f"| `results` | one entry per mode: " + ", ".join(f"`{m.mode}` ({m.status})" for m in rec.results) + " |")
+    shown = {"median_s": fmt_time(res.median_s), "iqr_s": fmt_time(res.iqr_s), "n": res.n,
+             "samples_s": f"{len(res.samples_s)} samples", "speedup": f"{res.speedup:.2f}×" if res.speedup else "—",
+             "throughput": f"{res.throughput:,.1f} {rec.spec.get('items', 'items')}/s" if res.throughput else "—",
+             "compile_cold_s": fmt_time(res.compile_cold_s), "compile_warm_s": fmt_time(res.compile_warm_s),
+             "compile_mega_s": fmt_time(res.compile_mega_s),
+             "breakeven_iters": f"{res.breakeven_iters:.0f}" if res.breakeven_iters else "—",
+             "peak_memory_bytes": fmt_bytes(res.peak_memory_bytes), "max_abs_err": f"{res.max_abs_err:.2g}"
+             if res.max_abs_err is not None else "—"}
+    for key, val in shown.items():
+        out.append(f"| `results[{res.mode}].{key}` | {val} |")
+    return "\n".join(out) + "\n"

@@ -144,7 +144,7 @@ def workload(name: str) -> str:
         profiles = " and ".join(p for p in workloads.PROFILES if w.in_profile(p))
         return (f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
                 f"machine has committed a record of it yet (`python -m eager_vs_compiled measure "
-                f"--profile gpu` writes one; see [add your machine](index.md#add-your-machine)).\n")
+                f"--profile gpu` writes one; see [add your machine](add-your-machine.md)).\n")
     out = []
     for rec in ([mine] if mine else []) + others:
         tag = "this build" if rec is mine else "committed"
