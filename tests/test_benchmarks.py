@@ -91,7 +91,9 @@ def test_the_add_your_machine_page_lists_every_committed_folder_from_its_records
     assert f"{planned} of {planned} with a compiled result" in row and "`machine_peaks.json`" in row
     outline = bench.record_outline("resnet50_infer_fp32")
     rec = records.load(records.path_for(ROOT / "measurements", REFERENCE, "resnet50_infer_fp32"))
-    assert rec.spec_hash in outline and render.fmt_time(rec.result("default").compile_cold_s) in outline
+    default = rec.result("default")
+    assert rec.spec_hash in outline and f"| `results[default].compile_cold_s` | {default.compile_cold_s:.4g} |" in outline
+    assert f"| `results[default].samples_s` | {len(default.samples_s)} values |" in outline
     assert "add-your-machine.md" in (ROOT / "mkdocs.yml").read_text()
 
 

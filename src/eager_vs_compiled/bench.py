@@ -6,6 +6,7 @@ committed records of other machines); nothing is typed. Called from markdown-exe
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 
 from . import charts, machine, measure, peaks, records, render, workloads
@@ -39,12 +40,17 @@ def _label(slug: str, recs: list[Record]) -> str:
     return f"{machine.label(recs[0].machine)} ({tag})"
 
 
-def _stamp(recs: list[Record]) -> str:
+def _span(recs: list[Record]) -> tuple[str, str]:
+    """(the day or range of days the records were measured, their torch versions)."""
     dates = sorted({r.date[:10] for r in recs})
-    torch_v = sorted({r.versions.get("torch", "?") for r in recs})
+    torch_v = ", ".join(sorted({r.versions.get("torch", "?") for r in recs}))
+    return (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"), torch_v
+
+
+def _stamp(recs: list[Record]) -> str:
     m = recs[0].machine
-    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
-    return (f"Measured on **{machine.label(m)}** (`{m.get('slug')}`) · {when} · torch {', '.join(torch_v)} · "
+    when, torch_v = _span(recs)
+    return (f"Measured on **{machine.label(m)}** (`{m.get('slug')}`) · {when} · torch {torch_v} · "
             f"{recs[0].profile} profile; conditions of each workload beside its table on its family page\n"
             "{: .evc-provenance }\n")
 
@@ -240,6 +246,7 @@ def best_recipe(arch: str = "resnet50") -> str:
     return "\n".join(out)
 
 
+
 def machines() -> str:
     """Every machine folder under measurements/: who measured what, when, with which torch.
 
@@ -250,18 +257,15 @@ def machines() -> str:
     lines = ["| machine | folder | profile | workloads measured | dates | torch | files |",
              "|---|---|---|---|---|---|---|"]
     for folder in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: (p.name != me, p.name)):
-        recs = [records.load(p) for p in sorted(folder.glob("*.json")) if p.name != "machine_peaks.json"]
+        recs = [records.load(p) for p in sorted(folder.glob("*.json")) if p.name != peaks.FILE]
         if not recs:
             continue
-        profile = recs[0].profile
-        planned = len(workloads.in_profile(profile))
+        planned = len(workloads.in_profile(recs[0].profile))
         ok = sum(1 for r in recs if any(_ok(m) for m in r.results if m.mode != "eager"))
-        dates = sorted({r.date[:10] for r in recs})
-        when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
-        torch_v = ", ".join(sorted({r.versions.get("torch", "?") for r in recs}))
-        extra = " + `machine_peaks.json`" if peaks.load(root, folder.name) else ""
+        when, torch_v = _span(recs)
+        extra = f" + `{peaks.FILE}`" if peaks.load(root, folder.name) else ""
         tag = " (this build's machine)" if folder.name == me else ""
-        lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder.name}/` | {profile} | "
+        lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder.name}/` | {recs[0].profile} | "
                      f"{ok} of {planned} with a compiled result | {when} | {torch_v} | "
                      f"{len(recs)} records{extra} |")
     if len(lines) == 2:
@@ -269,31 +273,41 @@ def machines() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _raw(value, nested: bool = False) -> str:
+    """A field's value as the JSON file holds it, shortened: samples by count, floats to 4 digits."""
+    if isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value):
+        return f"{len(value)} values"
+    if isinstance(value, list):
+        return "[" + ", ".join(_raw(v, True) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k}: {_raw(v, True)}" for k, v in value.items())
+        return "{" + inner + "}" if nested else inner
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if value is None or value == "":
+        return "null" if value is None else '""'
+    return str(value).replace("|", "\\|")
+
+
 def record_outline(name: str = "resnet50_infer_fp32") -> str:
-    """The fields of one committed record, with one mode's values: what `measure` writes."""
+    """Every field of one committed record, as the file holds it, with one compiled mode's results.
+
+    The rows come from the record's own fields, so a field added to the schema appears here too.
+    """
     recs = records.records_for(name)
     if not recs:
         return f"No committed record of `{name}` yet.\n"
     rec = recs[0]
     res = next((m for m in rec.results if m.mode != "eager" and _ok(m)), rec.results[0])
-    out = [f"`{rec.machine.get('slug')}/{name}.json`, measured {rec.date[:10]}, "
-           f"schema {rec.schema}, harness {rec.harness_version}:\n",
+    out = [f"`{rec.machine.get('slug')}/{name}.json` (units as stored: seconds, bytes):\n",
            "| field | value in this record |", "|---|---|"]
-    for key in ("workload", "profile", "device", "spec_hash", "date", "git_commit"):
-        out.append(f"| `{key}` | `{getattr(rec, key)}` |")
-    out.append(f"| `machine` | {machine.label(rec.machine)} |")
-    out.append(f"| `versions` | " + ", ".join(f"{k} {v}" for k, v in rec.versions.items() if v) + " |")
-    out.append(f"| `spec` | {', '.join(f'{k}={v}' for k, v in rec.spec['sizes'].items())}; "
-               f"{rec.spec['dtype']}, {rec.spec['layout']}, {rec.spec['step']} |")
-    out.append(f"| `results` | one entry per mode: " + ", ".join(f"`{m.mode}` ({m.status})" for m in rec.results) + " |")
-    shown = {"median_s": fmt_time(res.median_s), "iqr_s": fmt_time(res.iqr_s), "n": res.n,
-             "samples_s": f"{len(res.samples_s)} samples", "speedup": f"{res.speedup:.2f}×" if res.speedup else "—",
-             "throughput": f"{res.throughput:,.1f} {rec.spec.get('items', 'items')}/s" if res.throughput else "—",
-             "compile_cold_s": fmt_time(res.compile_cold_s), "compile_warm_s": fmt_time(res.compile_warm_s),
-             "compile_mega_s": fmt_time(res.compile_mega_s),
-             "breakeven_iters": f"{res.breakeven_iters:.0f}" if res.breakeven_iters else "—",
-             "peak_memory_bytes": fmt_bytes(res.peak_memory_bytes), "max_abs_err": f"{res.max_abs_err:.2g}"
-             if res.max_abs_err is not None else "—"}
-    for key, val in shown.items():
-        out.append(f"| `results[{res.mode}].{key}` | {val} |")
+    for f in dataclasses.fields(rec):
+        value = getattr(rec, f.name)
+        if f.name == "results":
+            out.append(f"| `results` | one entry per mode: " + ", ".join(f"`{m.mode}`" for m in value) + " |")
+        else:
+            out.append(f"| `{f.name}` | {_raw(value)} |")
+    out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]
     return "\n".join(out) + "\n"
