@@ -5,8 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from eager_vs_compiled import machine, measure, workloads
+from eager_vs_compiled import machine, measure, store, workloads
 from eager_vs_compiled.records import ModeResult, Record
+
+
+RELEASE = store.release(machine.versions()["torch"])  # the installed torch's release: this build's
 
 
 def make_record(name="mlp", machine_info=None, torch_version=None, eager=(0.010, 0.011, 0.012),

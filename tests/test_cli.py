@@ -4,7 +4,7 @@ import pytest
 import sys
 from pathlib import Path
 
-from eager_vs_compiled import cli, machine, records
+from eager_vs_compiled import cli, machine, store
 from helpers import make_record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,20 +39,20 @@ def test_list_names_every_workload():
 
 
 def test_show_prints_tables_of_every_machine(tmp_path, capsys):
-    records.save(make_record("mlp"), tmp_path)
+    store.save(make_record("mlp"), tmp_path)
     other = dict(machine.describe(), slug="gpu-test-box", fingerprint="0123", gpus=[{"name": "Test GPU"}])
-    records.save(make_record("mlp", machine_info=other), tmp_path)
+    store.save(make_record("mlp", machine_info=other), tmp_path)
     assert cli.main(["show", "mlp", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "gpu-test-box" in out and machine.describe()["slug"] in out and "Measured on" in out
 
 
 def test_show_of_a_corrupt_record_names_the_file(tmp_path, capsys):
-    path = tmp_path / "somebox" / "mlp.json"
-    path.parent.mkdir()
+    path = tmp_path / "somebox" / "torch-2.15.0" / "mlp.json"
+    path.parent.mkdir(parents=True)
     path.write_text("{")
     assert cli.main(["show", "mlp", "--out", str(tmp_path)]) == 1
-    assert "somebox/mlp.json" in capsys.readouterr().err
+    assert "somebox/torch-2.15.0/mlp.json" in capsys.readouterr().err
 
 
 def test_progress_bar_writes_one_line_per_step_when_piped(capsys):
@@ -67,7 +67,7 @@ def test_progress_bar_writes_one_line_per_step_when_piped(capsys):
 def test_a_budget_too_small_for_anything_records_every_mode_as_skipped(tmp_path):
     out = run_cli("measure", "-w", "tiny_op", "--budget", "1", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr
-    [rec] = records.records_for("tiny_op", tmp_path)
+    [rec] = store.records_for("tiny_op", tmp_path)
     assert [r.status for r in rec.results] == ["skipped", "skipped"]
     assert all("time budget" in r.message and r.median_s is None for r in rec.results)
     assert "2 skipped" in out.stderr
@@ -94,7 +94,7 @@ def test_the_gpu_plan_rehearsed_on_the_cpu_writes_gpu_profile_records(tmp_path):
     """The GPU path end to end on a CPU: gpu sizes and modes (reduce-overhead included), records."""
     out = run_cli("measure", "--profile", "gpu", "--device", "cpu", "-w", "tiny_op", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr[-3000:]
-    [rec] = records.records_for("tiny_op", tmp_path)
+    [rec] = store.records_for("tiny_op", tmp_path)
     assert rec.profile == "gpu" and rec.device == "cpu"
     assert [(r.mode, r.status) for r in rec.results] == [
         ("eager", "ok"), ("default", "ok"), ("reduce-overhead", "ok")]

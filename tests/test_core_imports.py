@@ -98,9 +98,9 @@ def test_cli_measures_with_every_other_package_blocked(tmp_path):
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "1/2" in out.stderr and "2/2" in out.stderr  # progress: cold (eager beside it), warm
-    from eager_vs_compiled import records
+    from eager_vs_compiled import store
 
-    [rec] = records.records_for("tiny_op", tmp_path / "m")
+    [rec] = store.records_for("tiny_op", tmp_path / "m")
     assert [r.status for r in rec.results] == ["ok", "ok"]
     compiled = rec.result("default")
     assert compiled.max_rel_err <= 1e-6 and compiled.compile_cold_s > 0 and compiled.compile_warm_s is not None

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from eager_vs_compiled import machine, measure, records, render, workloads
-from helpers import ROOT, build, make_record
+from eager_vs_compiled import machine, measure, records, render, store, workloads
+from helpers import RELEASE, ROOT, build, make_record
 
 
 @pytest.mark.slow
@@ -71,8 +71,10 @@ def test_7_a_measurement_killed_for_memory_shows_oom_and_no_number(tmp_path, mon
 
 
 def test_9_a_read_only_measurements_folder_is_a_clear_error_before_measuring(tmp_path, monkeypatch):
-    folder = tmp_path / "measurements" / machine.describe()["slug"]
-    old = records.save(make_record("mlp", torch_version="2.0.0"), tmp_path / "measurements")  # stale
+    folder = store.release_dir(tmp_path / "measurements", machine.describe()["slug"], RELEASE)
+    stale = make_record("mlp")
+    stale.harness_version = 0
+    old = store.save(stale, tmp_path / "measurements")
     before = old.read_text()
     folder.chmod(0o555)
     if os.geteuid() == 0:  # root ignores permissions: fail the write as a read-only folder does
@@ -99,11 +101,11 @@ def test_9_a_read_only_measurements_folder_is_a_clear_error_before_measuring(tmp
 
 def _save_many(root: str, eager_s: float, n: int) -> None:
     for _ in range(n):
-        records.save(make_record("mlp", eager=(eager_s,) * 3), Path(root))
+        store.save(make_record("mlp", eager=(eager_s,) * 3), Path(root))
 
 
 def test_10_two_builds_writing_the_same_record_never_leave_a_broken_file(tmp_path):
-    path = records.save(make_record("mlp"), tmp_path)
+    path = store.save(make_record("mlp"), tmp_path)
     ctx = multiprocessing.get_context("fork")
     writers = [ctx.Process(target=_save_many, args=(str(tmp_path), s, 150)) for s in (0.010, 0.020)]
     for w in writers:

@@ -1,7 +1,7 @@
 import pytest
 
-from eager_vs_compiled import machine, measure, records, workloads
-from helpers import make_record
+from eager_vs_compiled import machine, measure, records, store, workloads
+from helpers import RELEASE, make_record
 
 
 @pytest.fixture
@@ -22,23 +22,51 @@ def fake_measure(monkeypatch):
 def test_missing_record_is_measured_and_saved(tmp_path, fake_measure):
     rec = measure.ensure_record("mlp", tmp_path)
     assert fake_measure == ["mlp"]
-    assert records.load(records.path_for(tmp_path, machine.describe()["slug"], "mlp")) == rec
+    assert records.load(store.path_for(tmp_path, machine.describe()["slug"], "mlp", RELEASE)) == rec
 
 
 def test_fresh_record_is_reused(tmp_path, fake_measure):
-    records.save(make_record("mlp"), tmp_path)
+    store.save(make_record("mlp"), tmp_path)
     measure.ensure_record("mlp", tmp_path)
     assert fake_measure == []
 
 
 def test_stale_record_is_remeasured(tmp_path, fake_measure):
-    records.save(make_record("mlp", torch_version="2.0.0"), tmp_path)
+    store.save(make_record("mlp", torch_version=RELEASE + "+another.build"), tmp_path)
     measure.ensure_record("mlp", tmp_path)
     assert fake_measure == ["mlp"]
 
 
+def test_a_record_of_an_older_release_is_never_remeasured_or_overwritten(tmp_path, fake_measure):
+    old = store.save(make_record("mlp", torch_version="2.0.0+cpu"), tmp_path)
+    before, stat = old.read_bytes(), old.stat()
+    rec = measure.ensure_record("mlp", tmp_path)  # this torch's release has no record yet: measured
+    assert fake_measure == ["mlp"] and store.release(rec.versions["torch"]) == RELEASE
+    assert old.parent.name == "torch-2.0.0" and old.read_bytes() == before
+    assert (old.stat().st_mtime_ns, old.stat().st_ino) == (stat.st_mtime_ns, stat.st_ino)
+    assert store.path_for(tmp_path, machine.describe()["slug"], "mlp", RELEASE).exists()
+    monkeypatch_env = {"EVC_REMEASURE": "1"}  # even a forced re-measurement leaves history alone
+    measure._ensured.clear()
+    import os
+    os.environ.update(monkeypatch_env)
+    try:
+        measure.ensure_record("mlp", tmp_path)
+    finally:
+        del os.environ["EVC_REMEASURE"]
+    assert fake_measure == ["mlp", "mlp"] and old.read_bytes() == before
+
+
+def test_a_record_cannot_be_saved_over_another_release(tmp_path):
+    path = store.save(make_record("mlp", torch_version="2.0.0"), tmp_path)
+    wrong = make_record("mlp", torch_version="2.0.0")
+    path.write_text(path.read_text().replace('"torch": "2.0.0"', '"torch": "1.13.1"'))
+    with pytest.raises(records.RecordWriteError, match="history is never overwritten"):
+        store.save(wrong, tmp_path)
+    assert '"torch": "1.13.1"' in path.read_text()
+
+
 def test_remeasure_switch_forces_a_new_measurement(tmp_path, fake_measure, monkeypatch):
-    records.save(make_record("mlp"), tmp_path)
+    store.save(make_record("mlp"), tmp_path)
     monkeypatch.setenv("EVC_REMEASURE", "1")
     measure.ensure_record("mlp", tmp_path)
     assert fake_measure == ["mlp"]
@@ -51,7 +79,7 @@ def test_one_build_measures_a_workload_once(tmp_path, fake_measure):
 
 
 def test_corrupt_record_of_this_machine_is_an_error_not_a_number(tmp_path, fake_measure):
-    path = records.path_for(tmp_path, machine.describe()["slug"], "mlp")
+    path = store.path_for(tmp_path, machine.describe()["slug"], "mlp", RELEASE)
     path.parent.mkdir(parents=True)
     path.write_text("not json")
     with pytest.raises(records.RecordError, match="mlp.json"):
@@ -82,7 +110,6 @@ def test_a_hanging_mode_becomes_a_timeout():
 
 def test_modes_that_no_longer_fit_the_budget_are_recorded_as_skipped(monkeypatch):
     """The decision alone: the first mode runs, the clock then says the next one does not fit."""
-    import time
 
     clock = {"now": 1000.0}
     monkeypatch.setattr(measure.time, "monotonic", lambda: clock["now"])

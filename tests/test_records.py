@@ -3,14 +3,14 @@ import os
 
 import pytest
 
-from eager_vs_compiled import machine, measure, records
-from helpers import make_record
+from eager_vs_compiled import machine, measure, records, store
+from helpers import RELEASE, make_record
 
 
 def test_record_round_trips_through_json(tmp_path):
     rec = make_record()
-    path = records.save(rec, tmp_path)
-    assert path == tmp_path / machine.describe()["slug"] / "mlp.json"
+    path = store.save(rec, tmp_path)
+    assert path == tmp_path / machine.describe()["slug"] / f"torch-{RELEASE}" / "mlp.json"
     back = records.load(path)
     assert back == rec
     assert back.result("default").speedup == pytest.approx(0.011 / 0.005)
@@ -53,7 +53,7 @@ def test_untrustworthy_record_is_rejected_by_name(tmp_path, tamper, message):
 
 def test_failed_write_leaves_the_old_record_and_no_temp_file(tmp_path, monkeypatch):
     old = make_record()
-    path = records.save(old, tmp_path)
+    path = store.save(old, tmp_path)
     before = path.read_text()
 
     def crash(*args, **kwargs):
@@ -61,7 +61,7 @@ def test_failed_write_leaves_the_old_record_and_no_temp_file(tmp_path, monkeypat
 
     monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(records.RecordWriteError, match=r"cannot write measurement records to .*mlp\.json: disk full"):
-        records.save(make_record(eager=(0.02, 0.02, 0.02)), tmp_path)
+        store.save(make_record(eager=(0.02, 0.02, 0.02)), tmp_path)
     assert path.read_text() == before
     assert [p.name for p in path.parent.iterdir()] == ["mlp.json"]
 

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from eager_vs_compiled import machine, measure, records, render
+from eager_vs_compiled import machine, measure, records, render, store
 from helpers import make_record
 
 
@@ -33,9 +33,9 @@ def test_time_formatting_picks_a_readable_unit():
 def test_workload_section_shows_other_machines_in_their_own_tab(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
     monkeypatch.setattr(measure, "_ensured", {})
-    records.save(make_record("mlp"), tmp_path)
+    store.save(make_record("mlp"), tmp_path)
     other = dict(machine.describe(), slug="gpu-test-box", fingerprint="0123", gpus=[{"name": "Test GPU"}])
-    records.save(make_record("mlp", machine_info=other), tmp_path)
+    store.save(make_record("mlp", machine_info=other), tmp_path)
     text = render.workload("mlp")
     assert '=== "Test GPU (committed)"' in text and "(this build)" in text
     assert text.count("Measured on") == 2
@@ -44,18 +44,18 @@ def test_workload_section_shows_other_machines_in_their_own_tab(tmp_path, monkey
 def test_corrupt_record_of_another_machine_stops_the_render(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
     monkeypatch.setattr(measure, "_ensured", {})
-    records.save(make_record("mlp"), tmp_path)
-    bad = tmp_path / "other-box" / "mlp.json"
-    bad.parent.mkdir()
+    store.save(make_record("mlp"), tmp_path)
+    bad = tmp_path / "other-box" / "torch-2.15.0" / "mlp.json"
+    bad.parent.mkdir(parents=True)
     bad.write_text("[]")
-    with pytest.raises(records.RecordError, match="other-box/mlp.json"):
+    with pytest.raises(records.RecordError, match="other-box/torch-2.15.0/mlp.json"):
         render.workload("mlp")
 
 
 def test_chart_is_inline_svg_that_follows_the_colour_scheme(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
     monkeypatch.setattr(measure, "_ensured", {})
-    records.save(make_record("mlp"), tmp_path)
+    store.save(make_record("mlp"), tmp_path)
     svg = render.speedup_chart(["mlp"])
     assert svg.count("<svg") == 1 and "currentColor" in svg and 'role="img"' in svg
     assert "#010101" not in svg and "<metadata" not in svg

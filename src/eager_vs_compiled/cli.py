@@ -63,6 +63,9 @@ def _parser(workload_names: list[str]) -> argparse.ArgumentParser:
     m.add_argument("--out", type=Path, metavar="DIR",
                    help="measurements folder (default: ./measurements, or $EVC_MEASUREMENTS)")
     sub.add_parser("list", help="list the workloads and their modes")
+    g = sub.add_parser("migrate", help="move records of the old flat layout (<machine>/<workload>.json) into "
+                                       "<machine>/torch-<release>/ folders, unchanged")
+    g.add_argument("--out", type=Path, metavar="DIR", help="measurements folder")
     s = sub.add_parser("show", help="print the recorded tables of a workload, every machine")
     s.add_argument("name", choices=workload_names, metavar="NAME", help=", ".join(workload_names))
     s.add_argument("--out", type=Path, metavar="DIR", help="measurements folder")
@@ -70,7 +73,7 @@ def _parser(workload_names: list[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from . import machine, measure, records, render, workloads
+    from . import machine, measure, records, render, store, workloads
 
     args = _parser(list(workloads.WORKLOADS)).parse_args(argv)
     if args.command == "list":
@@ -82,9 +85,19 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     print(f"{'':26}   {prof}: not in this profile")
         return 0
+    if args.command == "migrate":
+        try:
+            moved = store.migrate(args.out)
+        except records.RecordError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        for old, new in moved:
+            print(f"{old} -> {new}")
+        print(f"{len(moved)} file(s) moved; nothing was re-measured", file=sys.stderr)
+        return 0
     if args.command == "show":
         try:
-            recs = records.records_for(args.name, args.out)
+            recs = store.records_for(args.name, args.out)
         except records.RecordError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
@@ -153,5 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         bar.close()
     print(f"{len(names)} workloads in {time.monotonic() - t0:.0f} s; {failed} mode(s) failed, "
           f"{skipped} skipped (time budget or missing package)", file=sys.stderr)
-    print(f"records in {args.out or records.default_root()}/{machine.describe()['slug']}/", file=sys.stderr)
+    folder = store.release_dir(args.out or store.default_root(), machine.describe()["slug"],
+                               store.release(machine.versions()["torch"]))
+    print(f"records in {folder}/", file=sys.stderr)
     return 1 if failed else 0

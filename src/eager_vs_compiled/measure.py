@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import machine, records, workloads
+from . import machine, records, store, workloads
 from .child import MEDIAN_PRECISION, TIMING  # noqa: F401 (the pages print them from here)
 from .records import ModeResult, Record
 
@@ -237,19 +237,21 @@ _deadline: float | None = None
 def ensure_record(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
                   modes: list[str] | None = None, progress: Progress | None = None,
                   deadline: float | None = None, device: str | None = None) -> Record:
-    """This machine's fresh record of a workload: reused when fresh, else measured and saved.
+    """This machine's fresh record of a workload for the installed torch release: reused when
+    fresh, else measured and saved. Records of other torch releases are never read or touched.
 
     `modes` measures a subset; the record then lacks the other modes and counts as stale for a
     full run (so the site build completes it). A mode skipped for the time budget or a missing
     package is recorded as `skipped` and not retried until the record is stale or forced.
     """
     w = workloads.get(name)
-    root = Path(root or records.default_root())
+    root = Path(root or store.default_root())
     me, profile = machine.describe(), profile or workloads.default_profile()
     key = (str(root.resolve()), name, profile, tuple(modes or ()))
     if key in _ensured:  # several pages show one workload: measure it once per build
         return _ensured[key]
-    path = records.path_for(root, me["slug"], name)
+    # Only this torch release's folder is ever read for freshness or written: other releases are history.
+    path = store.path_for(root, me["slug"], name, store.release(machine.versions()["torch"]))
     force = force or remeasure_requested()
     previous = None
     if path.exists() and not force:
@@ -262,12 +264,12 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
             _ensured[key] = record
             return record
         log.info("measurement of %s is stale (%s): re-measuring", name, why)
-    records.check_writable(path.parent)
+    store.check_writable(path.parent)
     log.info("measuring %s on %s (profile %s) ...", name, me["slug"], profile)
     record = measure_workload(name, profile, modes, progress=progress or log.info,
                               deadline=deadline if deadline is not None else budget_deadline(),
                               device=device, previous=previous)
-    records.save(record, root)
+    store.save(record, root)
     COUNTS["measured"] += 1
     _ensured[key] = record
     return record

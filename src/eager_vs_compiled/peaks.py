@@ -2,7 +2,7 @@
 
 Measured (not taken from a datasheet) in a fresh process: the best of several large matrix
 products per dtype, and a large tensor copy (bytes read + bytes written). Saved beside the workload
-records as measurements/<slug>/machine_peaks.json with the same provenance. Standard library + torch.
+records as measurements/<slug>/torch-<release>/machine_peaks.json with the same provenance. Standard library + torch.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import machine, records
+from . import machine, records, store
 
-FILE = "machine_peaks.json"
+FILE = store.PEAKS_FILE
 VERSION = 1
 SIZES = {"cpu": {"matmul_n": 2048, "copy_mib": 256}, "cuda": {"matmul_n": 8192, "copy_mib": 4096}}
 
@@ -57,12 +57,17 @@ def _child(device_type: str) -> dict:
     return out
 
 
-def path(root: Path, slug: str) -> Path:
-    return Path(root) / slug / FILE
+def path(root: Path, slug: str, rel: str) -> Path:
+    return store.release_dir(root, slug, rel) / FILE
 
 
-def load(root: Path, slug: str) -> dict | None:
-    p = path(root, slug)
+def load(root: Path, slug: str, rel: str | None = None) -> dict | None:
+    """A machine's measured peaks for a release (default: its newest release that has them)."""
+    if rel is None:
+        rel = next((r for r in reversed(store.releases(root, slug)) if path(root, slug, r).exists()), None)
+        if rel is None:
+            return None
+    p = path(root, slug, rel)
     if not p.exists():
         return None
     try:
@@ -77,14 +82,15 @@ def ensure(root: Path | None = None, device_type: str | None = None, force: bool
     """This machine's peaks: reused when measured on the same machine and torch, else measured."""
     from .measure import remeasure_requested, run_isolated
 
-    root = Path(root or records.default_root())
+    root = Path(root or store.default_root())
     me, versions = machine.describe(), machine.versions()
+    rel = store.release(versions["torch"])
     device_type = device_type or ("cuda" if me["gpus"] else "cpu")
-    old = load(root, me["slug"])
+    old = load(root, me["slug"], rel)
     if (old and not (force or remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
             and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type):
         return old
-    records.check_writable(path(root, me["slug"]).parent)
+    store.check_writable(path(root, me["slug"], rel).parent)
     with tempfile.TemporaryDirectory(prefix="evc-peaks-") as tmp:
         out = Path(tmp) / "peaks.json"
         pkg_parent = str(Path(__file__).resolve().parents[1])
@@ -95,7 +101,7 @@ def ensure(root: Path | None = None, device_type: str | None = None, force: bool
         data = json.loads(out.read_text())
     data = {"version": VERSION, "device": device_type, "machine": me, "versions": versions,
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), **data}
-    records.write_atomic(path(root, me["slug"]), json.dumps(data, indent=1) + "\n")
+    store.write_atomic(path(root, me["slug"], rel), json.dumps(data, indent=1) + "\n")
     return data
 
 

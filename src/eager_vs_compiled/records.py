@@ -1,8 +1,8 @@
-"""The record schema and its JSON store: measurements/<machine-slug>/<workload>.json.
+"""The record schema: what one measurement of a workload holds, how it is read and checked.
 
 A record is *fresh* for this machine when its machine fingerprint, torch version, harness version
-and workload spec hash all match. Writes are atomic; a record that cannot be trusted raises
-RecordError naming its file, so no number is ever rendered from it.
+and workload spec hash all match (`staleness`). A record that cannot be trusted raises RecordError
+naming its file, so no number is ever rendered from it. Where records live: `store`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,56 +154,6 @@ def load(path: os.PathLike | str) -> Record:
         raise RecordError(path, "'results' is not a list of objects")
     raw["results"] = [_check_result(path, r) for r in raw["results"]]
     return Record(**raw)
-
-
-def default_root() -> Path:
-    return Path(os.environ.get("EVC_MEASUREMENTS", "measurements"))
-
-
-def path_for(root: Path, slug: str, workload: str) -> Path:
-    return Path(root) / slug / f"{workload}.json"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """A temp file in the same folder, then a rename: readers see the old file or the new, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def save(record: Record, root: Path | None = None) -> Path:
-    """Write the record atomically to measurements/<slug>/<workload>.json."""
-    path = path_for(root or default_root(), record.machine["slug"], record.workload)
-    try:
-        write_atomic(path, record.to_json())
-    except OSError as err:
-        raise RecordWriteError(path, f"{err.strerror or err}; the previous file, if any, is unchanged") from err
-    return path
-
-
-def check_writable(folder: Path) -> None:
-    """Raise RecordError now, before minutes of measuring, if records cannot be saved in `folder`."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".write-check.", dir=folder)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as err:
-        raise RecordWriteError(folder, f"{err.strerror or err}; nothing was measured") from err
-
-
-def records_for(workload: str, root: Path | None = None) -> list[Record]:
-    """Every machine's record of a workload, sorted by machine slug. Bad files raise."""
-    root = Path(root or default_root())
-    return [load(p) for p in sorted(root.glob(f"*/{workload}.json"))]
 
 
 def staleness(record: Record, machine: dict, torch_version: str, harness_version: int,
