@@ -4,22 +4,55 @@
 #   ./evc.sh test      run the whole test suite
 #   ./evc.sh serve     preview the site at http://127.0.0.1:8000
 #   ./evc.sh measure   python -m eager_vs_compiled measure ... (see --help)
+#   ./evc.sh lock      rewrite constraints.txt from .venv (after changing a dependency)
+# Versions come from constraints.txt (the tested torch). EVC_TORCH=2.14.1 builds with another torch
+# release, in a venv of its own (.venv-torch2.14.1); EVC_TORCHVISION names its torchvision if the
+# table below does not know the pair.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 PYTHON=${PYTHON:-python3}
-VENV=${EVC_VENV:-.venv}
+TORCH=${EVC_TORCH:-}
+VENV=${EVC_VENV:-.venv${TORCH:+-torch$TORCH}}
 export NO_MKDOCS_2_WARNING=1  # Material's banner about MkDocs 2; we pin MkDocs 1.6
+
+torchvision_for() {  # the torchvision release built against a torch release (pytorch/vision's table)
+  case "$1" in
+    2.15.0) echo 0.29.2 ;;
+    2.14.1) echo 0.29.1 ;;
+    2.9.1) echo 0.24.1 ;;
+    *) return 1 ;;
+  esac
+}
+
+constraints() {  # the pins to install with: constraints.txt, or the same with another torch
+  if [ -z "$TORCH" ]; then echo constraints.txt; return; fi
+  local vision=${EVC_TORCHVISION:-$(torchvision_for "$TORCH" || true)}
+  if [ -z "$vision" ]; then
+    echo "evc: EVC_TORCH=$TORCH: which torchvision pairs with it? Set EVC_TORCHVISION (see the" \
+         "compatibility table at https://github.com/pytorch/vision#installation)" >&2
+    exit 2
+  fi
+  mkdir -p "$VENV"
+  # torch's own build dependencies (triton, the CUDA wheels) follow the torch release: not pinned.
+  grep -v -E '^(torch|torchvision|triton|nvidia-[a-z0-9-]+|cuda-[a-z-]+)==' constraints.txt > "$VENV/constraints.txt"
+  printf 'torch==%s\ntorchvision==%s\n' "$TORCH" "$vision" >> "$VENV/constraints.txt"
+  echo "$VENV/constraints.txt"
+}
 
 setup() {  # $1: the extras to install (docs | test)
   if [ ! -x "$VENV/bin/python" ]; then
     echo "evc: creating $VENV with $("$PYTHON" --version)" >&2
     "$PYTHON" -m venv "$VENV"
   fi
-  local stamp="$VENV/.evc-$1-$(cat pyproject.toml | cksum | cut -d' ' -f1)"
+  local pins
+  pins=$(constraints)
+  local stamp="$VENV/.evc-$1-$(cat pyproject.toml "$pins" | cksum | cut -d' ' -f1)"
   if [ ! -f "$stamp" ]; then
-    echo "evc: installing eager-vs-compiled[$1] into $VENV (torch is large: first time takes minutes)" >&2
-    "$VENV/bin/python" -m pip install --disable-pip-version-check -q -e ".[$1]"
+    echo "evc: installing eager-vs-compiled[$1] into $VENV with $(grep -E '^torch==' "$pins")" \
+         "(torch is large: the first time takes minutes)" >&2
+    "$VENV/bin/python" -m pip install --disable-pip-version-check -q -c "$pins" -e ".[$1]"
+    rm -f "$VENV"/.evc-"$1"-*
     touch "$stamp"
   fi
 }
@@ -57,5 +90,11 @@ case "$cmd" in
   serve)   setup docs; exec "$VENV/bin/mkdocs" serve "$@" ;;
   test)    setup test; tools; browser; exec "$VENV/bin/python" -m pytest "$@" ;;
   measure) setup docs; exec "$VENV/bin/python" -m eager_vs_compiled measure "$@" ;;
-  *) sed -n '2,6p' "$0" >&2; exit 2 ;;
+  lock)
+    [ -z "$TORCH" ] || { echo "evc: lock writes the tested versions: run it without EVC_TORCH" >&2; exit 2; }
+    setup test
+    { sed -n '1,3p' constraints.txt; "$VENV/bin/python" -m pip freeze --exclude-editable | grep -v '^-e '; } \
+      > constraints.txt.new && mv constraints.txt.new constraints.txt
+    echo "evc: constraints.txt rewritten from $VENV" >&2 ;;
+  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
 esac
