@@ -36,6 +36,7 @@ def site(tmp_path_factory):
     if os.environ.get("EVC_TEST_SITE"):
         return {"dir": Path(os.environ["EVC_TEST_SITE"])}
     out = tmp_path_factory.mktemp("site")
+    history = history_files()
     t0 = time.perf_counter()
     first = build(out / "first")
     first_s = time.perf_counter() - t0
@@ -46,4 +47,16 @@ def site(tmp_path_factory):
     second_s = time.perf_counter() - t0
     assert second.returncode == 0, second.stderr[-5000:]
     print(f"\nsite build: first {first_s:.0f} s {first_report}, second {second_s:.0f} s {last_report()}")
-    return {"dir": out / "second", "second_report": last_report(), "second_log": second.stderr}
+    return {"dir": out / "second", "second_report": last_report(), "second_log": second.stderr,
+            "history_before": history, "history_after": history_files()}
+
+
+def history_files() -> dict[str, tuple[bytes, int]]:
+    """Every file of another torch release than the installed one (history): content and mtime."""
+    from eager_vs_compiled import machine, store
+
+    mine = f"{store.RELEASE_PREFIX}{store.release(machine.versions()['torch'])}"
+    root = Path(os.environ["EVC_MEASUREMENTS"])
+    return {p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(root.glob(f"*/{store.RELEASE_PREFIX}*/**/*")) if p.is_file()
+            and p.relative_to(root).parts[1] != mine}

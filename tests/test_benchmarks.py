@@ -5,17 +5,21 @@ from pathlib import Path
 
 import pytest
 
-from eager_vs_compiled import bench, charts, measure, records, render, workloads
-from helpers import make_record
+from eager_vs_compiled import bench, charts, measure, records, render, store, workloads
+from helpers import RELEASE, make_record
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = "cpu-amd-epyc-2c"  # the CPU machine whose records are committed with the code
+REFERENCE = "cpu-intel-xeon-2c"  # the CPU machine whose records of every tested release are committed
 
 
 def committed_records():
-    for path in sorted((ROOT / "measurements").glob("*/*.json")):
-        if path.name != "machine_peaks.json":
+    for path in sorted((ROOT / "measurements").glob("*/torch-*/*.json")):
+        if path.name != store.PEAKS_FILE:
             yield path, records.load(path)
+
+
+def test_no_record_is_left_in_the_old_flat_layout():
+    assert store.legacy_files(ROOT / "measurements") == []
 
 
 def test_no_committed_record_has_a_compiled_output_that_differs_from_eager():
@@ -24,10 +28,18 @@ def test_no_committed_record_has_a_compiled_output_that_differs_from_eager():
     assert not bad, "compiled output differs from eager:\n" + "\n".join(bad)
 
 
-def test_the_reference_cpu_records_cover_the_whole_cpu_profile_and_match_the_code():
-    folder = ROOT / "measurements" / REFERENCE
+def test_the_reference_machine_has_every_cpu_workload_for_two_releases_or_more():
+    rels = store.releases(ROOT / "measurements", REFERENCE)
+    assert len(rels) >= 2 and RELEASE in rels, rels
+    for rel in rels:
+        names = set(store.workload_names(ROOT / "measurements", REFERENCE, rel))
+        assert {w.name for w in workloads.in_profile("cpu")} <= names, (rel, names)
+
+
+def test_the_reference_cpu_records_of_this_release_cover_the_profile_and_match_the_code():
+    folder = store.release_dir(ROOT / "measurements", REFERENCE, RELEASE)
     for w in workloads.in_profile("cpu"):
-        path = records.path_for(ROOT / "measurements", REFERENCE, w.name)
+        path = store.path_for(ROOT / "measurements", REFERENCE, w.name, RELEASE)
         assert path.exists(), f"{w.name}: no committed record in {folder}"
         rec = records.load(path)
         assert rec.spec_hash == w.spec_hash("cpu"), f"{w.name}: record measured with another definition"
@@ -83,14 +95,14 @@ def test_the_gpu_profile_covers_the_promised_grid():
 
 def test_the_add_your_machine_page_lists_every_committed_folder_from_its_records():
     text = bench.machines()
-    folders = [p.name for p in (ROOT / "measurements").iterdir() if p.is_dir()]
-    for slug in folders:
-        assert f"`{slug}/`" in text, slug
+    folders = [p.relative_to(ROOT / "measurements").as_posix() for p in (ROOT / "measurements").glob("*/torch-*")]
+    for folder in folders:
+        assert f"`{folder}/`" in text, folder
     planned = len(workloads.in_profile("cpu"))
-    row = next(line for line in text.splitlines() if f"`{REFERENCE}/`" in line)
+    row = next(line for line in text.splitlines() if f"`{REFERENCE}/torch-{RELEASE}/`" in line)
     assert f"{planned} of {planned} with a compiled result" in row and "`machine_peaks.json`" in row
-    outline = bench.record_outline("resnet50_infer_fp32")
-    rec = records.load(records.path_for(ROOT / "measurements", REFERENCE, "resnet50_infer_fp32"))
+    outline = bench.record_outline("resnet50_infer_fp32", REFERENCE)
+    rec = records.load(store.path_for(ROOT / "measurements", REFERENCE, "resnet50_infer_fp32", RELEASE))
     default = rec.result("default")
     assert rec.spec_hash in outline and f"| `results[default].compile_cold_s` | {default.compile_cold_s:.4g} |" in outline
     assert f"| `results[default].samples_s` | {len(default.samples_s)} values |" in outline
@@ -98,6 +110,6 @@ def test_the_add_your_machine_page_lists_every_committed_folder_from_its_records
 
 
 def test_machines_says_so_when_nothing_is_committed(tmp_path, monkeypatch):
-    monkeypatch.setattr(records, "default_root", lambda: tmp_path)
+    monkeypatch.setattr(store, "default_root", lambda: tmp_path)
     assert bench.machines() == "No machine has committed records yet.\n"
     assert "No committed record" in bench.record_outline("mlp")

@@ -73,3 +73,32 @@ def test_every_python_block_on_a_page_is_executed_by_the_build():
             if m and 'exec="on"' not in m.group(3):
                 typed.append(f"{page.relative_to(ROOT)}:{no}: {line.strip()}")
     assert not typed, "hand-typed Python blocks (make them snippets):\n" + "\n".join(typed)
+
+
+BUILD_MACHINE_FACT = re.compile(
+    r"(?i)\b(?:this|the build'?s?|the building|one) machine\b[^.|]*?\b(?:has|had|lacks|without|no)\s+(?:a\s+)?(?:\w+\s+)?(?:GPUs?|CUDA)\b"
+    r"|\bthis (?:site'?s )?build\b[^.|]*?\b(?:runs|ran|is run|has|lacks|without)\b[^.|]*?\b(?:GPUs?|CUDA|CPU|cores?)\b"
+    r"|\b(?:not|never) (?:measurable|measured|run|reproduced|reproducible)\b[^.|]*?\b(?:on this machine|here)\b"
+    r"|\b(?:here|on this machine)\b[^.|]*?\b(?:no|without) (?:a )?(?:GPUs?|CUDA)\b"
+    r"|\bno GPU here\b")
+
+
+def test_the_pattern_catches_typed_sentences_about_the_build_machine():
+    for typed in ("This machine has no GPU.", "not measurable on this machine: it needs a CUDA GPU",
+                  "This site's build runs on one machine without GPUs, so none of that is run here.",
+                  "The build machine lacks CUDA.", "Here there is no GPU."):
+        assert BUILD_MACHINE_FACT.search(typed), typed
+    for fine in ("A CUDA build of torch on a machine without a GPU logs a notice.",
+                 "On a CPU-only machine it is shown but not run.", "the snippet runs on any machine"):
+        assert not BUILD_MACHINE_FACT.search(fine), fine
+
+
+def test_no_page_types_a_fact_about_the_build_machine():
+    """Whether the build's machine has a GPU, how many cores, what it could run: rendered from its
+    machine facts (render.build_machine), so a GPU build tells the truth too."""
+    found = []
+    for page in sorted([*(ROOT / "docs").rglob("*.md"), *(ROOT / "docs").rglob("*_tutorial.py")]):
+        for no, text in prose_lines(page):
+            for hit in BUILD_MACHINE_FACT.finditer(text):
+                found.append(f"{page.relative_to(ROOT)}:{no}: {hit.group(0)!r}")
+    assert not found, "typed sentences about the build machine:\n" + "\n".join(found)

@@ -1,15 +1,10 @@
 """The strict site build, checked in its HTML, and its failure modes."""
-import json
-import os
 import re
-import subprocess
-import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
-from helpers import build, last_report
+from helpers import build
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -41,6 +36,13 @@ def test_benchmark_pages_have_every_workload_with_numbers_and_provenance(site):
         assert stamp and re.search(r"Built \d{4}-\d\d-\d\d on \S+ with torch \S+\.", stamp.group(1)), page
     bench = (site["dir"] / "benchmarks" / "index.html").read_text()
     assert re.search(r'class="evc-stamp">Numbers measured on \S+ \(\d{4}-', bench)
+
+
+def test_the_build_never_remeasures_or_overwrites_records_of_other_releases(site):
+    before, after = site["history_before"], site["history_after"]
+    assert before, "no history in the store: nothing to protect (the committed store has older releases)"
+    changed = sorted(k for k in before if after.get(k) != before[k])
+    assert not changed and set(after) == set(before), f"history touched by the build: {changed}"
 
 
 def test_tutorial_notebook_was_executed(site):
@@ -102,3 +104,10 @@ def test_missing_include_fails_the_build(tmp_path):
         '''))
     out = build(tmp_path / "site", cwd=tmp_path)
     assert out.returncode != 0 and "no/such_file.py" in out.stderr
+
+
+def test_no_built_page_shows_the_builders_checkout_path(site):
+    """Captured outputs say `snippets/x.py`, never where the builder cloned the repository."""
+    leaks = [p.relative_to(site["dir"]).as_posix() for p in sorted(site["dir"].rglob("*"))
+             if p.suffix in (".html", ".json", ".xml", ".txt") and str(ROOT) in p.read_text(errors="replace")]
+    assert not leaks, f"{ROOT} appears in: {leaks}"

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from pathlib import Path
 
-from . import charts, machine, measure, peaks, records, render, workloads
+from . import charts, machine, measure, peaks, records, render, store, workloads
 from .records import Record
 from .render import fmt_bytes, fmt_time
 
@@ -29,7 +30,7 @@ def records_by_machine(names: list[str]) -> dict[str, list[Record]]:
     for name in names:
         if workloads.get(name).in_profile(profile):
             out[me].append(render._shown_record(measure.ensure_record(name)))
-        for rec in records.records_for(name):
+        for rec in store.records_for(name):
             if rec.machine.get("slug") != me:
                 out[rec.machine["slug"]].append(render._shown_record(rec))
     return dict(sorted(out.items(), key=lambda kv: kv[0] != me))
@@ -67,7 +68,7 @@ def _roof(slug: str) -> dict | None:
     """This machine's measured peaks (measured now if missing), another machine's committed ones."""
     if slug == machine.describe()["slug"]:
         return peaks.ensure()
-    return peaks.load(records.default_root(), slug)
+    return peaks.load(store.default_root(), slug)
 
 
 def _ok(r) -> bool:
@@ -248,26 +249,31 @@ def best_recipe(arch: str = "resnet50") -> str:
 
 
 def machines() -> str:
-    """Every machine folder under measurements/: who measured what, when, with which torch.
+    """Every machine and torch release under measurements/: who measured what, when.
 
     Reads the committed folders as they are (this machine's included, as far as it is measured).
     """
-    root = records.default_root()
+    root = store.default_root()
     me = machine.describe()["slug"]
+    mine = store.release(machine.versions()["torch"])
     lines = ["| machine | folder | profile | workloads measured | dates | torch | files |",
              "|---|---|---|---|---|---|---|"]
-    for folder in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: (p.name != me, p.name)):
-        recs = [records.load(p) for p in sorted(folder.glob("*.json")) if p.name != peaks.FILE]
-        if not recs:
-            continue
-        planned = len(workloads.in_profile(recs[0].profile))
-        ok = sum(1 for r in recs if any(_ok(m) for m in r.results if m.mode != "eager"))
-        when, torch_v = _span(recs)
-        extra = f" + `{peaks.FILE}`" if peaks.load(root, folder.name) else ""
-        tag = " (this build's machine)" if folder.name == me else ""
-        lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder.name}/` | {recs[0].profile} | "
-                     f"{ok} of {planned} with a compiled result | {when} | {torch_v} | "
-                     f"{len(recs)} records{extra} |")
+    for slug in sorted(store.machines(root), key=lambda s: (s != me, s)):
+        for rel in reversed(store.releases(root, slug)):
+            recs = [records.load(store.path_for(root, slug, n, rel)) for n in store.workload_names(root, slug, rel)]
+            if not recs:
+                continue
+            planned = len(workloads.in_profile(recs[0].profile))
+            ok = sum(1 for r in recs if any(_ok(m) for m in r.results if m.mode != "eager"))
+            when, torch_v = _span(recs)
+            extra = f" + `{peaks.FILE}`" if peaks.load(root, slug, rel) else ""
+            tag = ""
+            if slug == me:
+                tag = " (this build's machine and torch)" if rel == mine else " (this build's machine; history)"
+            folder = store.release_dir(root, slug, rel).relative_to(root).as_posix()
+            lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
+                         f"{ok} of {planned} with a compiled result | {when} | {torch_v} | "
+                         f"{len(recs)} records{extra} |")
     if len(lines) == 2:
         return "No machine has committed records yet.\n"
     return "\n".join(lines) + "\n"
@@ -291,22 +297,24 @@ def _raw(value, nested: bool = False) -> str:
     return str(value).replace("|", "\\|")
 
 
-def record_outline(name: str = "resnet50_infer_fp32") -> str:
+def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -> str:
     """Every field of one committed record, as the file holds it, with one compiled mode's results.
 
     The rows come from the record's own fields, so a field added to the schema appears here too.
     """
-    recs = records.records_for(name)
+    recs = store.records_for(name)
     if not recs:
         return f"No committed record of `{name}` yet.\n"
-    rec = recs[0]
+    slug = slug or machine.describe()["slug"]  # this build's machine where it has one, else the first
+    rec = next((r for r in recs if r.machine.get("slug") == slug), recs[0])
     res = next((m for m in rec.results if m.mode != "eager" and _ok(m)), rec.results[0])
-    out = [f"`{rec.machine.get('slug')}/{name}.json` (units as stored: seconds, bytes):\n",
+    where = store.release_dir(Path(), rec.machine.get("slug", "?"), store.release(rec.versions["torch"]))
+    out = [f"`{where.as_posix()}/{name}.json` (units as stored: seconds, bytes):\n",
            "| field | value in this record |", "|---|---|"]
     for f in dataclasses.fields(rec):
         value = getattr(rec, f.name)
         if f.name == "results":
-            out.append(f"| `results` | one entry per mode: " + ", ".join(f"`{m.mode}`" for m in value) + " |")
+            out.append("| `results` | one entry per mode: " + ", ".join(f"`{m.mode}`" for m in value) + " |")
         else:
             out.append(f"| `{f.name}` | {_raw(value)} |")
     out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]

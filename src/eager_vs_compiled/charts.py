@@ -140,3 +140,50 @@ def roofline(peak_tflops: float, bandwidth_gb_s: float, points: list[tuple[str, 
         ax.set_ylabel("TFLOP/s")
         ax.legend(loc="lower right", fontsize=9)
         return _svg(fig, ax, title)
+
+
+SERIES = [EAGER, COMPILED, GOOD, "#6a1b9a", "#00838f", "#5d4037"]  # one colour per series (release)
+HATCHES = ["", "//", "..", "xx", "\\\\", "--"]  # and a pattern, so no reader depends on colour
+
+
+def grouped_bars(rows: list[str], series: dict[str, list[tuple[float, float, float] | None]], title: str,
+                 xlabel: str, salt: str, baseline: float | None = 1.0) -> str:
+    """Horizontal bars, one group per row label and one bar per series (e.g. per torch release).
+
+    Each value is (point, low, high) drawn with its interval as an error bar, or None (not
+    measured). A log axis is used when the values span more than 10×, so small bars stay readable."""
+    names = list(series)
+    k = max(len(names), 1)
+    height = 0.8 / k
+    with _figure(salt, 6.4, (0.3 + 0.22 * k) * len(rows) + 1.6) as (fig, ax):
+        ys = list(range(len(rows)))[::-1]
+        points = [v[0] for vals in series.values() for v in vals if v]
+        lows = [v[1] for vals in series.values() for v in vals if v]
+        log = bool(points) and min(lows) > 0 and max(points) / min(points) > 10
+        left = min(lows) / 1.5 if log else 0  # a log axis has no zero: bars start below the smallest
+        for j, name in enumerate(names):
+            labelled = False
+            offs = [y + (k - 1) / 2 * height - j * height for y in ys]
+            for y, v in zip(offs, series[name]):
+                if v is None:
+                    ax.text(left or (baseline or 0), y, f" {name}: not measured", va="center", fontsize=8)
+                    continue
+                point, lo, hi = v
+                ax.barh([y], [point - left], left=left, height=height * 0.9, color=SERIES[j % len(SERIES)],
+                        hatch=HATCHES[j % len(HATCHES)], edgecolor=INK, linewidth=0.3,
+                        label=None if labelled else name)
+                ax.errorbar([point], [y], xerr=[[max(point - lo, 0)], [max(hi - point, 0)]], fmt="none",
+                            ecolor=INK, capsize=2, linewidth=1)
+                labelled = True
+                ax.text(hi, y, f" {point:.2f}", va="center", fontsize=8)
+        if baseline is not None:
+            ax.axvline(baseline, color=INK, linewidth=1, linestyle="--")
+        if log:
+            ax.set_xscale("log")
+            ax.set_xlim(left, max(points) * 2)
+        else:
+            ax.set_xlim(0, max(points + [baseline or 0]) * 1.25 if points else 1)
+        ax.set_yticks(ys, rows)
+        ax.set_xlabel(xlabel)
+        ax.legend(loc="lower right", fontsize=9)
+        return _svg(fig, ax, title)

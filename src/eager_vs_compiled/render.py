@@ -7,12 +7,11 @@ Tables need only the standard library; charts import matplotlib lazily (a docs d
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from pathlib import Path
 
-from . import machine, measure, records, snippets
+from . import captures, machine, measure, snippets, store
 from .records import ModeResult, Record
 
 
@@ -50,7 +49,7 @@ def fmt_bytes(b: int | None) -> str:
 def _status(r: ModeResult) -> str:
     if r.status == "ok":
         return "ok ⚠ noisy" if r.noisy else "ok"
-    msg = re.sub(r"\s+", " ", r.message).replace("|", "\\|")[:160]
+    msg = re.sub(r"\s+", " ", snippets.relative_paths(r.message)).replace("|", "\\|")[:160]
     return f"**{r.status}**: {msg}" if msg else f"**{r.status}**"
 
 
@@ -139,7 +138,7 @@ def workload(name: str) -> str:
     w = workloads.get(name)
     mine = _shown_record(measure.ensure_record(name)) if w.in_profile(workloads.default_profile()) else None
     slug = machine.describe()["slug"]
-    others = [_shown_record(r) for r in records.records_for(name) if r.machine.get("slug") != slug]
+    others = [_shown_record(r) for r in store.records_for(name) if r.machine.get("slug") != slug]
     if mine is None and not others:
         profiles = " and ".join(p for p in workloads.PROFILES if w.in_profile(p))
         return (f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
@@ -148,9 +147,40 @@ def workload(name: str) -> str:
     out = []
     for rec in ([mine] if mine else []) + others:
         tag = "this build" if rec is mine else "committed"
-        body = table(rec).replace("\n", "\n    ")
+        body = table(rec) + _history_note(rec)
+        body = body.replace("\n", "\n    ")
         out.append(f'=== "{machine.label(rec.machine)} ({tag})"\n\n    {body}')
     return "\n".join(out)
+
+
+def _history_note(rec: Record) -> str:
+    """Other torch releases this machine measured the workload with, kept as history."""
+    shown = store.release(rec.versions.get("torch", ""))
+    older = [rel for rel in store.releases(None, rec.machine.get("slug", "")) if rel != shown
+             and store.path_for(store.default_root(), rec.machine["slug"], rec.workload, rel).exists()]
+    if not older:
+        return ""
+    return (f"\nThis machine also measured it with torch {', '.join(older)}, kept as history: "
+            "[torch releases compared](releases.md).\n")
+
+
+def build_machine() -> str:
+    """This build's machine in words, from its machine facts: 'Intel Xeon, 2 cores (`slug`), with no
+    CUDA GPU' or 'NVIDIA H200 (`slug`): 1 CUDA GPU'. Pages use it instead of typing it."""
+    me = machine.describe()
+    gpus = me.get("gpus") or []
+    has = (f"{len(gpus)} CUDA GPU{'s' if len(gpus) > 1 else ''} ({', '.join(g['name'] for g in gpus)})"
+           if gpus else "no CUDA GPU")
+    return f"**{me['cpu']}, {me['cores']} cores** (`{me['slug']}`), with {has}"
+
+
+def needs_gpu(what: str, then: str = "") -> str:
+    """`then` on a build with a CUDA GPU; elsewhere a note that `what` needs one, naming this build's machine."""
+    if machine.describe().get("gpus"):
+        return then
+    return (f'!!! note "Needs a CUDA GPU"\n    {what[0].upper() + what[1:]} needs a CUDA GPU. This build ran on '
+            f"{build_machine()}, so it is not measured on this page; a build on a machine with one "
+            f"measures it ([add your machine](../benchmarks/add-your-machine.md)).\n")
 
 
 def _best(rec: Record) -> ModeResult | None:
@@ -229,34 +259,6 @@ def snippet_index() -> str:
 
 # --- Troubleshooting: captured symptoms and the error index -------------------------------------
 
-CAPTURES = "captures"  # measurements/<machine slug>/captures/<snippet>.json: symptoms needing special hardware
-
-
-def _capture_path(root: Path, slug: str, rel_path: str) -> Path:
-    return Path(root) / slug / CAPTURES / (rel_path.removesuffix(".py").replace("/", "__") + ".json")
-
-
-def _save_capture(result: snippets.SnippetResult, rel_path: str) -> None:
-    """Keep a symptom captured on special hardware (a GPU) so CPU builds can show the real text."""
-    fields = ("code", "stdout", "date", "machine", "torch", "duration_s")
-    data = {"snippet": rel_path, **{k: getattr(result, k) for k in fields}, "machine_info": machine.describe()}
-    records.write_atomic(_capture_path(records.default_root(), result.machine, rel_path),
-                         json.dumps(data, indent=1) + "\n")
-
-
-def _find_capture(rel_path: str) -> dict | None:
-    """The newest committed capture of this snippet from any machine, or None."""
-    found = []
-    for path in sorted(records.default_root().glob(f"*/{CAPTURES}/*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as err:
-            raise records.RecordError(path, f"not valid JSON ({err})") from None
-        if data.get("snippet") == rel_path:
-            found.append(data)
-    return max(found, key=lambda d: d.get("date", ""), default=None)
-
-
 @functools.lru_cache(maxsize=None)  # a recipe page and the error index ask for the same text
 def message_in_source(text: str) -> tuple[str, int, str] | None:
     """Where the installed torch's source spells `text`: (path under torch/, line number, the line)."""
@@ -294,11 +296,11 @@ def _symptom(rel_path: str) -> tuple[str, str, str, str]:
                 f"snippet {result.path} no longer reproduces its symptom: its first line {first!r} "
                 f"does not match its '# expects: {head['expects']}' header")
         if snippets.requirements(result.code):
-            _save_capture(result, rel_path)
+            captures.save(result, rel_path)
         when = "cached from a run on" if result.cached else "captured while building this page on"
         return text, (f"Printed by `snippets/{rel_path}` — {when} {result.date}, `{result.machine}`, "
                       f"torch {result.torch}."), "this build", result.code
-    capture = _find_capture(rel_path)
+    capture = captures.find(rel_path)
     if capture is not None:
         older = "" if capture.get("code") == result.code else " (by an earlier version of the snippet)"
         SHOWN.append(("captured", capture["machine"], capture["date"], capture["torch"]))

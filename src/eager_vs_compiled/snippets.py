@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sys
 import tempfile
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from . import machine
 from .measure import remeasure_requested, run_isolated
-from .records import write_atomic
+from .store import write_atomic
 
 log = logging.getLogger("eager_vs_compiled")
 COUNTS: Counter = Counter()  # "ran" / "cached" / "skipped" in this process
@@ -83,6 +84,17 @@ def requirements(code: str) -> set[str]:
     return {w.strip() for w in headers(code).get("requires", "").split(",") if w.strip()}
 
 
+def relative_paths(text: str, cwd: str | None = None) -> str:
+    """Paths as a reader can use them: the checkout's own relative to the repository root
+    (`snippets/troubleshooting/x.py`), installed packages from `site-packages/`, the scratch
+    folder a snippet ran in as `./`. Never the builder's absolute checkout path."""
+    checkout = str(root().resolve().parent)
+    if cwd:
+        text = text.replace(cwd.rstrip("/") + "/", "./").replace(cwd, ".")
+    text = re.sub(r"(?<![\w.])/[^\s'\"():]*?/site-packages/", ".../site-packages/", text)
+    return text.replace(checkout + "/", "").replace(checkout, ".")
+
+
 def _key(code: str) -> str:
     me, v = machine.describe(), machine.versions()
     blob = json.dumps([code, v["torch"], v["python"], me["fingerprint"]])
@@ -108,6 +120,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     if use_cache and cached.exists() and fresh_enough:
         try:
             result = SnippetResult(**{**json.loads(cached.read_text()), "cached": True})
+            result.stdout, result.stderr = relative_paths(result.stdout), relative_paths(result.stderr)
             COUNTS["cached"] += 1
             log.info("snippet %s: cached result reused (unchanged since %s)", path, result.date)
             return result
@@ -130,7 +143,9 @@ def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResul
         code_, out, err = run_isolated([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
         if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
-    return SnippetResult(str(path), code, code_, out, err, time.perf_counter() - t0, **stamp)
+        out, err = relative_paths(out, cwd), relative_paths(err, cwd)
+    shown = relative_paths(str(path.resolve()))
+    return SnippetResult(shown, code, code_, out, err, time.perf_counter() - t0, **stamp)
 
 
 def check(result: SnippetResult) -> SnippetResult:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 import statistics
 
 NOISY_IQR_FRACTION = 0.10  # pyperf warns at a spread of 10 %; we flag IQR/median above it
@@ -45,3 +47,44 @@ def breakeven_iterations(compile_s: float | None, eager_s: float, compiled_s: fl
     if compile_s is None or compiled_s >= eager_s:
         return None
     return max(compile_s, 0.0) / (eager_s - compiled_s)
+
+
+# --- Intervals: percentile bootstrap, seeded so that a rebuild prints the same interval ------------
+BOOTSTRAP_RESAMPLES = 2000
+CONFIDENCE = 0.95
+
+
+def _rng(*key) -> random.Random:
+    """A generator seeded from `key` (e.g. workload, mode, release): same data, same interval."""
+    return random.Random(hashlib.sha256(repr(key).encode()).hexdigest())
+
+
+def boot_medians(samples: list[float], rng: random.Random, n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """Bootstrap distribution of the median of `samples`."""
+    k = len(samples)
+    return [statistics.median([samples[rng.randrange(k)] for _ in range(k)]) for _ in range(n)]
+
+
+def boot_speedups(eager: list[float], compiled: list[float], rng: random.Random,
+                  n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """Bootstrap distribution of median(eager) / median(compiled).
+
+    The harness takes the two series interleaved, sample i of each back to back, so pairs are
+    resampled together (drift then cancels as it does in the measurement); series of unequal
+    length are resampled independently."""
+    if len(eager) == len(compiled):
+        k = len(eager)
+        out = []
+        for _ in range(n):
+            idx = [rng.randrange(k) for _ in range(k)]
+            out.append(statistics.median([eager[i] for i in idx]) / statistics.median([compiled[i] for i in idx]))
+        return out
+    return [e / c for e, c in zip(boot_medians(eager, rng, n), boot_medians(compiled, rng, n))]
+
+
+def percentile_interval(dist: list[float], level: float = CONFIDENCE) -> tuple[float, float]:
+    """The central `level` share of a bootstrap distribution."""
+    ordered = sorted(dist)
+    lo = ordered[int((1 - level) / 2 * (len(ordered) - 1))]
+    hi = ordered[int((1 + level) / 2 * (len(ordered) - 1))]
+    return lo, hi

@@ -1,0 +1,285 @@
+"""The "torch releases compared" page: each machine's records of several torch releases, side by side.
+
+Every release a machine has a folder for becomes a column (a third release adds one, no code
+change). The build's own release is this build's record (measured now if missing or stale); other
+releases are history, read as committed. A change between the two newest releases is called a
+change only when its interval lies wholly outside the machine's measured noise (see `noise_floor`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import charts, machine, measure, records, stats, store, workloads
+from ..records import ModeResult, Record
+from ..render import _shown_record, fmt_bytes, fmt_time
+
+
+@dataclass
+class Machine:
+    slug: str
+    releases: list[str]  # oldest first
+    by_release: dict[str, dict[str, Record]]  # release -> workload -> record
+    mine: str | None  # this build's release, if this is the build's machine
+
+    def all(self) -> list[Record]:
+        return [r for recs in self.by_release.values() for r in recs.values()]
+
+
+def collect(root=None) -> list[Machine]:
+    """Every machine with its records per release; this machine's build release measured if needed."""
+    root = root or store.default_root()
+    me, mine = machine.describe()["slug"], store.release(machine.versions()["torch"])
+    profile = workloads.default_profile()
+    out = []
+    for slug in sorted(set(store.machines(root)) | {me}, key=lambda s: (s != me, s)):
+        by_release: dict[str, dict[str, Record]] = {}
+        for rel in store.releases(root, slug):
+            names = store.workload_names(root, slug, rel)
+            by_release[rel] = {n: records.load(store.path_for(root, slug, n, rel)) for n in names}
+        if slug == me:
+            by_release[mine] = {w.name: measure.ensure_record(w.name, root) for w in workloads.in_profile(profile)}
+        by_release = {rel: recs for rel, recs in by_release.items() if recs}
+        if not by_release:
+            continue
+        for recs in by_release.values():
+            for rec in recs.values():
+                _shown_record(rec)
+        rels = sorted(by_release, key=store.release_key)
+        out.append(Machine(slug, rels, by_release, mine if slug == me else None))
+    return out
+
+
+def noise_floor(recs: list[Record]) -> float:
+    """The spread of one measurement between processes on this machine, as a fraction.
+
+    Eager is timed again beside each compiled mode, each in its own fresh process: the largest
+    relative difference between those eager medians within one record, over every record of the
+    machine, is how much a time moves between processes with nothing changed. Never below the
+    harness's noisy threshold (IQR/median), since a single record may not show the worst case."""
+    spread = 0.0
+    for rec in recs:
+        medians = [r.eager_median_s for r in rec.results if r.eager_samples_s]
+        if len(medians) >= 2:
+            spread = max(spread, max(medians) / min(medians) - 1)
+    return max(spread, stats.NOISY_IQR_FRACTION)
+
+
+def _ok(r: ModeResult | None) -> bool:
+    return r is not None and r.status == "ok" and r.median_s is not None
+
+
+def _rows(m: Machine) -> list[tuple[str, str]]:
+    """(workload, mode) pairs measured in any release, in the suite's order (unknown names last)."""
+    order = {name: i for i, name in enumerate(workloads.WORKLOADS)}
+    pairs = {(rec.workload, r.mode) for rec in m.all() for r in rec.results}
+    return sorted(pairs, key=lambda p: (order.get(p[0], len(order)), p[0], p[1] != "eager", p[1]))
+
+
+@dataclass
+class Metric:
+    title: str
+    about: str
+    modes: str  # "eager" | "compiled" | "all"
+    value: callable  # (record, result) -> float | None
+    show: callable  # (record, result, key) -> str
+    dist: callable | None  # (record, result, key) -> bootstrap distribution of the value, or None
+    lower_is_better: bool
+    words: tuple[str, str]  # (better, worse)
+
+
+def _speedup_dist(rec, r, key):
+    return stats.boot_speedups(r.eager_samples_s, r.samples_s, stats._rng(*key))
+
+
+def _median_dist(rec, r, key):
+    return stats.boot_medians(r.samples_s, stats._rng(*key))
+
+
+def _with_interval(point: float, dist: list[float], unit) -> str:
+    """'366 ms (358–372)': the interval in the point's own unit, written once."""
+    lo, hi = stats.percentile_interval(dist)
+    shown = unit(point)
+    number, _, suffix = shown.partition(" ") if " " in shown else (shown.rstrip("×"), "", "×")
+    scale = point / float(number) if float(number) else 1.0
+    def same(v):
+        return f"{v / scale:.3g}"
+    return f"{shown} ({same(lo)}–{same(hi)})"
+
+
+def _pct(ratio: float) -> str:
+    return f"{(ratio - 1) * 100:+.0f}%".replace("-", "−")
+
+
+METRICS = [
+    Metric("Eager time per call", "Median of the eager samples (95% bootstrap interval of the median)",
+           "eager", lambda rec, r: r.median_s if _ok(r) else None,
+           lambda rec, r, key: _with_interval(r.median_s, _median_dist(rec, r, key), fmt_time),
+           _median_dist, True, ("faster", "slower")),
+    Metric("Speedup over eager", "Eager median / compiled median, same process (95% bootstrap interval "
+           "of the interleaved pairs)", "compiled",
+           lambda rec, r: r.speedup if _ok(r) and r.eager_samples_s else None,
+           lambda rec, r, key: _with_interval(r.speedup, _speedup_dist(rec, r, key), lambda v: f"{v:.2f}×"),
+           _speedup_dist, False, ("bigger speedup", "smaller speedup")),
+    Metric("Cold compile", "First call minus a steady call, empty compiler cache (one measurement per release)",
+           "compiled", lambda rec, r: r.compile_cold_s if _ok(r) else None,
+           lambda rec, r, key: fmt_time(r.compile_cold_s), None, True, ("faster compile", "slower compile")),
+    Metric("Warm compile", "The same in a new process with the cache the cold run left (one measurement)",
+           "compiled", lambda rec, r: r.compile_warm_s if _ok(r) else None,
+           lambda rec, r, key: fmt_time(r.compile_warm_s), None, True, ("faster compile", "slower compile")),
+    Metric("Peak memory", "Of the process (CPU: peak RSS) or of CUDA allocations (one measurement)",
+           "all", lambda rec, r: float(r.peak_memory_bytes) if _ok(r) and r.peak_memory_bytes else None,
+           lambda rec, r, key: fmt_bytes(r.peak_memory_bytes), None, True, ("less memory", "more memory")),
+]
+
+
+def _cell(m: Machine, rel: str, workload: str, mode: str, metric: Metric):
+    rec = m.by_release[rel].get(workload)
+    r = rec.result(mode) if rec else None
+    if r is None or metric.value(rec, r) is None:
+        return None, None, (r.status if r is not None and r.status != "ok" else "—")
+    return rec, r, metric.show(rec, r, (m.slug, rel, workload, mode))
+
+
+def change(old: float, new: float, dist: list[float] | None, floor: float, lower_is_better: bool,
+           words: tuple[str, str]) -> tuple[str, bool]:
+    """(the words for new vs old, whether it is a change beyond the noise).
+
+    `dist` is the bootstrap distribution of new/old when the samples give one; the change counts
+    only when that interval (or the single ratio) lies wholly outside ±floor."""
+    ratio = new / old
+    lo, hi = stats.percentile_interval(dist) if dist else (ratio, ratio)
+    pct = _pct(ratio)
+    if lo <= 1 + floor and hi >= 1 / (1 + floor):
+        return f"{pct}, within the noise", False
+    better = (ratio < 1) == lower_is_better
+    return f"**{pct}: {words[0] if better else words[1]}**", True
+
+
+def _ratio_dist(metric: Metric, m: Machine, old_rel: str, new_rel: str, workload: str, mode: str):
+    if metric.dist is None:
+        return None
+    parts = []
+    for rel in (old_rel, new_rel):
+        rec = m.by_release[rel][workload]
+        parts.append(metric.dist(rec, rec.result(mode), (m.slug, rel, workload, mode)))
+    return [n / o for o, n in zip(*parts)]
+
+
+def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tuple[str, str, float, bool]]]:
+    """One table: a row per (workload, mode), a column per release, then the newest change."""
+    rows = [p for p in _rows(m) if metric.modes == "all" or (p[1] == "eager") == (metric.modes == "eager")]
+    newest, prev = m.releases[-1], (m.releases[-2] if len(m.releases) > 1 else None)
+    head = ["Workload", "Mode"] + [f"torch {rel}" for rel in m.releases]
+    head += [f"{newest} vs {prev}"] if prev else []
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    changes = []
+    for workload, mode in rows:
+        cells, values = [], {}
+        for rel in m.releases:
+            rec, r, text = _cell(m, rel, workload, mode, metric)
+            cells.append(text)
+            if rec is not None:
+                values[rel] = metric.value(rec, r)
+        if not any(rel in values for rel in m.releases):
+            continue
+        if prev:
+            have = [rel for rel in m.releases if rel in values]
+            if len(have) >= 2:
+                old_rel, new_rel = have[-2], have[-1]
+                dist = _ratio_dist(metric, m, old_rel, new_rel, workload, mode)
+                said, real = change(values[old_rel], values[new_rel], dist, floor, metric.lower_is_better, metric.words)
+                if (old_rel, new_rel) != (prev, newest):
+                    said += f" ({new_rel} vs {old_rel})"
+                changes.append((workload, mode, values[new_rel] / values[old_rel], real))
+            else:
+                said = "one release only"
+            cells.append(said)
+        title = workloads.WORKLOADS[workload].title if workload in workloads.WORKLOADS else workload
+        lines.append(f"| {title} | `{mode}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n", changes
+
+
+def provenance(m: Machine) -> str:
+    """Which torch build, harness version, Python and dates measured each release."""
+    lines = ["| torch release | torch build | harness | Python | measured | records | role |",
+             "|---|---|---|---|---|---|---|"]
+    for rel in m.releases:
+        recs = list(m.by_release[rel].values())
+        builds = ", ".join(sorted({r.versions.get("torch", "?") for r in recs}))
+        harness = ", ".join(f"v{h}" for h in sorted({r.harness_version for r in recs}))
+        pythons = ", ".join(sorted({r.versions.get("python", "?") for r in recs}))
+        dates = sorted({r.date[:10] for r in recs})
+        when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+        role = "this build (measured or checked fresh now)" if rel == m.mine else "history (as committed)"
+        lines.append(f"| {rel} | {builds} | {harness} | {pythons} | {when} | {len(recs)} | {role} |")
+    return "\n".join(lines) + "\n"
+
+
+def speedup_chart(m: Machine) -> str:
+    rows = [p for p in _rows(m) if p[1] != "eager"]
+    series = {}
+    for rel in m.releases:
+        vals = []
+        for workload, mode in rows:
+            rec = m.by_release[rel].get(workload)
+            r = rec.result(mode) if rec else None
+            if _ok(r) and r.eager_samples_s:
+                lo, hi = stats.percentile_interval(_speedup_dist(rec, r, (m.slug, rel, workload, mode)))
+                vals.append((r.speedup, lo, hi))
+            else:
+                vals.append(None)
+        series[f"torch {rel}"] = vals
+    label = machine.label(next(iter(m.all())).machine)
+    return charts.grouped_bars([f"{w} · {mode}" for w, mode in rows], series,
+                               f"Speedup of torch.compile over eager per torch release on {label}",
+                               "speedup vs eager (×), 95% interval; dashed line: eager", f"releases-{m.slug}")
+
+
+def compare(root=None) -> str:
+    """The whole comparison: per machine with two or more releases, provenance, chart and tables."""
+    machines = collect(root)
+    several = [m for m in machines if len(m.releases) >= 2]
+    if not several:
+        listed = ", ".join(f"`{m.slug}` ({', '.join(m.releases)})" for m in machines) or "none"
+        return (f'!!! note "Nothing to compare yet"\n    No machine has records of two torch releases. '
+                f"Machines and their releases: {listed}.\n")
+    out = []
+    for m in several:
+        label = machine.label(next(iter(m.all())).machine)
+        floor = noise_floor(m.all())
+        out.append(f"## {label} (`{m.slug}`)\n\n{provenance(m)}{{: .evc-provenance }}\n")
+        out.append(speedup_chart(m))
+        out.append(f"A change between releases is called one only when its 95% interval lies wholly "
+                   f"outside ±{floor:.0%}: the largest difference this machine showed between two "
+                   f"processes measuring the same eager call, or the harness's noisy threshold, whichever "
+                   f"is larger. Compile times and memory are one measurement per release, so only that "
+                   f"threshold applies to them.\n")
+        for metric in METRICS:
+            table, _ = metric_table(m, metric, floor)
+            if table.count("\n") > 2:  # a header and a rule only: no record has this figure
+                out.append(f"### {metric.title}\n\n{metric.about}.\n\n{table}")
+    return "\n".join(out)
+
+
+def summary(root=None) -> str:
+    """The largest differences beyond the noise between each machine's two newest releases."""
+    out = []
+    for m in (m for m in collect(root) if len(m.releases) >= 2):
+        floor = noise_floor(m.all())
+        lines = []
+        for metric in METRICS:
+            _, changes = metric_table(m, metric, floor)
+            real = sorted((c for c in changes if c[3]), key=lambda c: -abs(c[2] - 1))
+            if not changes:
+                continue
+            if not real:
+                lines.append(f"- **{metric.title}**: no difference beyond the noise in {len(changes)} comparisons.")
+                continue
+            top = "; ".join(f"{workloads.WORKLOADS[w].title if w in workloads.WORKLOADS else w} `{mode}` "
+                            f"{_pct(ratio)}" for w, mode, ratio, _ in real[:3])
+            lines.append(f"- **{metric.title}**: {len(real)} of {len(changes)} comparisons changed beyond "
+                         f"the noise; the largest: {top}.")
+        out.append(f"On **{machine.label(next(iter(m.all())).machine)}** (`{m.slug}`), torch "
+                   f"{m.releases[-1]} against {m.releases[-2]}:\n\n" + "\n".join(lines) + "\n")
+    return "\n".join(out) or "No machine has records of two torch releases yet.\n"
