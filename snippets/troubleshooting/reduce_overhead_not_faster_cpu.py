@@ -6,6 +6,8 @@ from torch._dynamo.utils import counters
 
 for mode, options in torch._inductor.list_mode_options().items():
     print(f"mode={mode!r}: {options}")
+# On by default: CUDA graphs then cover a graph's GPU parts, and the other parts run without them.
+print(f"torch._inductor.config.graph_partition = {torch._inductor.config.graph_partition}")
 
 messages = []
 

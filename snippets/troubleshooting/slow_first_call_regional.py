@@ -1,4 +1,4 @@
-"""Fix 3: compile the repeated block, not the whole model (regional compilation)."""
+"""Fix 4: compile the repeated block, not the whole model (regional compilation)."""
 import json
 import os
 import subprocess

@@ -103,7 +103,8 @@ def _with_interval(point: float, dist: list[float], unit) -> str:
     number, _, suffix = shown.partition(" ") if " " in shown else (shown.rstrip("×"), "", "×")
     scale = point / float(number) if float(number) else 1.0
     def same(v):
-        return f"{v / scale:.3g}"
+        v /= scale
+        return f"{v:.3g}" if v < 100 else f"{v:.0f}"
     return f"{shown} ({same(lo)}–{same(hi)})"
 
 
