@@ -78,7 +78,7 @@ def test_a_gpu_symptom_shows_a_committed_capture_else_torch_source(tmp_path, mon
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path / "measurements"))
     shown = render.symptom("troubleshooting/gpu_symptom.py")
     assert "Not reproduced here" in shown and "torch/" in shown and "not compiled with CUDA" in shown
-    capture = tmp_path / "measurements" / "gpu-box" / "captures" / "troubleshooting__gpu_symptom.json"
+    capture = tmp_path / "measurements" / "gpu-box" / "torch-2.11.0" / "captures" / "troubleshooting__gpu_symptom.json"
     capture.parent.mkdir(parents=True)
     capture.write_text(json.dumps({"snippet": "troubleshooting/gpu_symptom.py", "code": code,
                                    "stdout": "RuntimeError: the real text\n", "date": "2026-12-01",
