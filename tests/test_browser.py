@@ -118,7 +118,7 @@ def _copy_checks(v: Visit, seen: dict) -> None:
 
 
 def _chart_checks(v: Visit, seen: dict) -> None:
-    for chart in v.page.locator("svg.evc-chart").all():
+    for chart in v.page.locator("svg.evc-chart:visible").all():  # other machines' charts sit in hidden tabs
         box = chart.bounding_box()
         seen["charts"].append(bool(box and box["width"] > 100 and box["height"] > 50
                                    and chart.locator("path, rect, use").count() > 3))

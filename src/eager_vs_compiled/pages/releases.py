@@ -210,7 +210,7 @@ def provenance(m: Machine) -> str:
         pythons = ", ".join(sorted({r.versions.get("python", "?") for r in recs}))
         dates = sorted({r.date[:10] for r in recs})
         when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
-        role = "this build (measured or checked fresh now)" if rel == m.mine else "history (as committed)"
+        role = "this build" if rel == m.mine else "history"
         lines.append(f"| {rel} | {builds} | {harness} | {pythons} | {when} | {len(recs)} | {role} |")
     return "\n".join(lines) + "\n"
 
@@ -231,8 +231,9 @@ def speedup_chart(m: Machine) -> str:
         series[f"torch {rel}"] = vals
     label = machine.label(next(iter(m.all())).machine)
     return charts.grouped_bars([f"{w} · {mode}" for w, mode in rows], series,
-                               f"Speedup of torch.compile over eager per torch release on {label}",
-                               "speedup vs eager (×), 95% interval; dashed line: eager", f"releases-{m.slug}")
+                               f"Speedup of torch.compile over eager per torch release on {label}; whiskers: "
+                               f"95% interval; dashed line: as fast as eager",
+                               "speedup vs eager (×)", f"releases-{m.slug}")
 
 
 def compare(root=None) -> str:
@@ -247,7 +248,8 @@ def compare(root=None) -> str:
     for m in several:
         label = machine.label(next(iter(m.all())).machine)
         floor = noise_floor(m.all())
-        out.append(f"## {label} (`{m.slug}`)\n\n{provenance(m)}{{: .evc-provenance }}\n"
+        out.append(f"## {label} (`{m.slug}`)\n\nWho measured each release (*this build*: measured or "
+                   f"checked fresh by this build; *history*: shown as committed):\n\n{provenance(m)}"
                    + "".join(shown(r) for r in m.all()))
         out.append(speedup_chart(m))
         out.append(f"A change between releases is called one only when its 95% interval lies wholly "
