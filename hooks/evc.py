@@ -2,9 +2,12 @@
 
 - our logger goes to MkDocs' handlers (so its warnings count in strict mode);
 - paths are anchored at the folder of mkdocs.yml, wherever mkdocs is run from;
+- a line `{{ snippet("troubleshooting/x.py") }}` in a page is replaced by what that page function
+  renders (eager_vs_compiled.pages.DIRECTIVES); a failure stops the build naming page and line;
+- each finished page's footer stamp is read from the markers its numbers and outputs carry, and
+  so is the build report (the Build object below, which this hook alone owns);
 - the executed notebook is cached per machine and torch version (mkdocs-jupyter's own key is
-  the notebook text only, which would keep another machine's numbers);
-- at the end, one line and a JSON report say what this build measured and ran.
+  the notebook text only, which would keep another machine's numbers).
 """
 
 from __future__ import annotations
@@ -15,10 +18,49 @@ import os
 import posixpath
 import re
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+
 log = logging.getLogger("mkdocs.hooks.evc")
-_state: dict = {}
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\{\{\s*(?P<name>\w+)\((?P<args>.*)\)\s*\}\}[ \t]*$", re.M)
+
+
+@dataclass
+class Build:
+    """What this build showed and did: filled from the pages' markers, written at the end."""
+
+    t0: float = field(default_factory=time.time)
+    nb_cache: Path | None = None
+    files: object = None
+    records: dict = field(default_factory=dict)  # "slug/workload" -> marker of this machine's release
+    snippets: dict = field(default_factory=dict)  # snippet path -> "ran" | "cached" | "skipped"
+
+    def saw(self, marks: list[dict]) -> None:
+        for m in marks:
+            if m["kind"] == "measured" and m.get("mine"):
+                self.records[m["key"]] = m
+            elif m["kind"] == "ran" and m.get("how") != "notebook":
+                # ran beats cached: a snippet run once by this build and then reused by other pages
+                if self.snippets.get(m["key"]) != "ran":
+                    self.snippets[m["key"]] = m["how"]
+
+    def report(self) -> dict:
+        from datetime import datetime
+
+        started = datetime.fromtimestamp(self.t0).astimezone()
+        measured = sum(1 for m in self.records.values() if datetime.fromisoformat(m["date"]) >= started)
+        notebooks = (sum(1 for p in self.nb_cache.glob("**/*") if p.is_file() and p.stat().st_mtime >= self.t0)
+                     if self.nb_cache else 0)
+        how = list(self.snippets.values())
+        return {"measured": measured, "reused": len(self.records) - measured,
+                "snippets_ran": how.count("ran"), "snippets_cached": how.count("cached"),
+                "snippets_skipped": how.count("skipped"), "notebooks_executed": notebooks,
+                "seconds": round(time.time() - self.t0, 1)}
+
+
+BUILD = Build()  # MkDocs loads a hook module once per build process
 
 
 def on_config(config):
@@ -35,68 +77,68 @@ def on_config(config):
         if handler not in ours.handlers:
             ours.addHandler(handler)
 
-    from eager_vs_compiled import machine, measure, snippets
+    from eager_vs_compiled import machine, store
 
     me, versions = machine.describe(), machine.versions()
     nb_cache = Path(os.environ["EVC_CACHE"]) / "notebooks" / f"{me['slug']}-{me['fingerprint']}-torch{versions['torch']}"
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
         jupyter.config["cache_dir"] = str(nb_cache)
-        if measure.remeasure_requested():  # execute the notebooks again, and cache the new run
+        if store.remeasure_requested():  # execute the notebooks again, and cache the new run
             for old in nb_cache.glob("**/*.json"):
                 old.unlink()
-    measure.COUNTS.clear()
-    snippets.COUNTS.clear()
-    _state.update(t0=time.time(), nb_cache=nb_cache)
+    BUILD.__init__(nb_cache=nb_cache)
     log.info("eager-vs-compiled: building on %s (%s), torch %s", me["slug"], machine.label(me), versions["torch"])
     return config
 
 
-def on_post_build(config):
-    from eager_vs_compiled import measure, snippets
+def on_files(files, config):
+    BUILD.files = files
+    return files
 
-    t0, nb_cache = _state["t0"], _state["nb_cache"]
-    notebooks_ran = sum(1 for p in nb_cache.glob("**/*") if p.is_file() and p.stat().st_mtime >= t0)
-    report = {
-        "measured": measure.COUNTS["measured"], "reused": measure.COUNTS["reused"],
-        "snippets_ran": snippets.COUNTS["ran"], "snippets_cached": snippets.COUNTS["cached"],
-        "snippets_skipped": snippets.COUNTS["skipped"], "notebooks_executed": notebooks_ran,
-        "seconds": round(time.time() - t0, 1),
-    }
+
+def on_page_markdown(markdown, page, config, files):
+    """Expand the page's one-line directives into what the page functions render."""
+    from eager_vs_compiled import pages
+
+    def expand(match):
+        name, indent = match.group("name"), match.group("indent")
+        where = f"{page.file.src_uri}:{markdown.count(chr(10), 0, match.start()) + 1}"
+        try:
+            text = pages.directive(name, match.group("args"))
+        except Exception as err:  # noqa: BLE001 (every failure names the page and the directive)
+            raise PluginError(f"{where}: {{{{ {name}(...) }}}} failed: {type(err).__name__}: {err}") from err
+        return "\n".join(indent + line if line else line for line in text.rstrip("\n").split("\n"))
+
+    return DIRECTIVE.sub(expand, markdown)
+
+
+def on_page_content(html, page, config, files):
+    """The footer's freshness stamp: when and where this page's numbers and outputs came from."""
+    from eager_vs_compiled import machine
+    from eager_vs_compiled.pages import provenance
+
+    marks = provenance.markers(html)
+    me, versions = machine.describe(), machine.versions()
+    if page.file.src_uri.endswith(".py") and BUILD.nb_cache:  # an executed notebook: its run is in our cache
+        runs = [p for p in BUILD.nb_cache.glob("**/*") if p.is_file()]
+        if runs:
+            date = time.strftime("%Y-%m-%d", time.gmtime(max(p.stat().st_mtime for p in runs)))
+            marks.append({"kind": "ran", "machine": me["slug"], "date": date, "torch": versions["torch"],
+                          "key": page.file.src_uri, "how": "notebook"})
+    BUILD.saw(marks)
+    page.meta["evc_stamp"] = provenance.freshness(me["slug"], versions["torch"], time.strftime("%Y-%m-%d"), marks)
+    return html
+
+
+def on_post_build(config):
+    report = BUILD.report()
     log.info("eager-vs-compiled: measured %(measured)d workloads, reused %(reused)d records; "
              "ran %(snippets_ran)d snippets, reused %(snippets_cached)d cached; "
              "executed %(notebooks_executed)d notebooks", report)
     path = Path(os.environ["EVC_CACHE"]) / "last-build.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1))
-
-
-def on_page_markdown(markdown, page, config, files):
-    from eager_vs_compiled import render
-
-    render.SHOWN.clear()  # what this page shows is collected while its Markdown is rendered
-    return markdown
-
-
-def on_page_content(html, page, config, files):
-    """The footer's freshness stamp: when and where this page's numbers and outputs came from."""
-    from eager_vs_compiled import machine, render
-
-    shown = list(render.SHOWN)
-    me, versions = machine.describe(), machine.versions()
-    if page.file.src_uri.endswith(".py"):  # an executed notebook: its run is in our notebook cache
-        runs = [p for p in _state["nb_cache"].glob("**/*") if p.is_file()]
-        if runs:
-            date = time.strftime("%Y-%m-%d", time.gmtime(max(p.stat().st_mtime for p in runs)))
-            shown.append(("ran", me["slug"], date, versions["torch"]))
-    page.meta["evc_stamp"] = render.freshness(me["slug"], versions["torch"], time.strftime("%Y-%m-%d"), shown)
-    render.SHOWN.clear()
-    return html
-
-
-def on_files(files, config):
-    _state["files"] = files
-    return files
 
 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.(?:md|py))(#[^"]*)?"')
@@ -109,7 +151,7 @@ def on_post_page(output, page, config):
     turning `other.md` into `other/`. Rewrite each to the page's URL; a target that does not exist
     is a warning, so strict builds fail on it like any other broken link.
     """
-    files = _state.get("files")
+    files = BUILD.files
     if files is None:
         return output
     base = posixpath.dirname(page.file.src_uri)

@@ -1,14 +1,17 @@
-"""Shared test helpers: records built without torch runs, and strict site builds."""
+"""Shared test helpers: the repository root, records built without torch runs, strict site builds
+(the real site or a small one of a test's own)."""
 import json
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from eager_vs_compiled import machine, measure, store, workloads
 from eager_vs_compiled.records import ModeResult, Record
 
 
+ROOT = Path(__file__).resolve().parents[1]
 RELEASE = store.release(machine.versions()["torch"])  # the installed torch's release: this build's
 
 
@@ -30,7 +33,6 @@ def make_record(name="mlp", machine_info=None, torch_version=None, eager=(0.010,
                   date="2026-12-01T00:00:00+00:00", git_commit=None, results=results)
 
 
-ROOT = Path(__file__).resolve().parents[1]
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
 
 
@@ -39,5 +41,35 @@ def build(site_dir: Path, cwd: Path = ROOT, env: dict | None = None) -> subproce
                           env={**os.environ, **(env or {})}, timeout=3600)
 
 
-def last_report() -> dict:
-    return json.loads((Path(os.environ["EVC_CACHE"]) / "last-build.json").read_text())
+def last_report(cache: str | None = None) -> dict:
+    """The report the last build wrote into its cache folder (default: the tests' own)."""
+    return json.loads((Path(cache or os.environ["EVC_CACHE"]) / "last-build.json").read_text())
+
+
+def history_files() -> dict[str, tuple[bytes, int]]:
+    """Every file of another torch release than the installed one (history): content and mtime."""
+    mine = f"{store.RELEASE_PREFIX}{RELEASE}"
+    root = Path(os.environ["EVC_MEASUREMENTS"])
+    return {p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(root.glob(f"*/{store.RELEASE_PREFIX}*/**/*")) if p.is_file()
+            and p.relative_to(root).parts[1] != mine}
+
+
+def small_site(tmp_path: Path, page: str, snippets: dict[str, str] | None = None) -> dict:
+    """A site of one page (`page`, Markdown) with our hook, its own snippets, cache and store:
+    returns the environment that points the package at them."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(textwrap.dedent(page))
+    (tmp_path / "snippets").mkdir()
+    for rel, code in (snippets or {}).items():
+        (tmp_path / "snippets" / rel).write_text(code)
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f'''\
+        site_name: t
+        strict: true
+        hooks: [{ROOT / "hooks" / "evc.py"}]
+        plugins: [markdown-exec]
+        markdown_extensions: [attr_list, admonition, tables, pymdownx.superfences, pymdownx.details,
+                              {{pymdownx.tabbed: {{alternate_style: true}}}}]
+        '''))
+    return {"EVC_SNIPPETS": str(tmp_path / "snippets"), "EVC_CACHE": str(tmp_path / "cache"),
+            "EVC_MEASUREMENTS": str(tmp_path / "m"), "EVC_REMEASURE": ""}

@@ -1,14 +1,13 @@
 """The benchmark suite's records and pages: committed records complete and correct, mismatches
 visible, charts theme-aware, the suite's plan what the pages promise."""
 import json
-from pathlib import Path
 
 import pytest
 
-from eager_vs_compiled import bench, charts, measure, records, render, store, workloads
-from helpers import RELEASE, make_record
+from eager_vs_compiled import measure, records, store, workloads
+from eager_vs_compiled.pages import benchmarks, charts, machines, tables
+from helpers import RELEASE, ROOT, make_record
 
-ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = "cpu-intel-xeon-2c"  # the CPU machine whose records of every tested release are committed
 
 
@@ -54,7 +53,7 @@ def test_a_mismatching_mode_is_shown_as_such_without_a_speed():
     rec = make_record("mlp")
     bad = rec.results[1]
     bad.status, bad.message, bad.max_rel_err = "mismatch", "max relative error 3.0e-02 > tolerance 1e-03", 3e-2
-    row = next(line for line in render.table(rec).splitlines() if line.startswith(f"| `{bad.mode}`"))
+    row = next(line for line in tables.table(rec).splitlines() if line.startswith(f"| `{bad.mode}`"))
     assert "**mismatch**" in row and "output differs" in row
     assert "×" not in row and " ms" not in row
 
@@ -76,9 +75,9 @@ def test_charts_are_inline_svg_drawn_in_the_theme_colour(draw):
 def test_every_family_has_a_page_in_the_nav():
     nav = (ROOT / "mkdocs.yml").read_text()
     for family in workloads.FAMILIES:
-        page = f"benchmarks/{bench.PAGE[family]}"
+        page = f"benchmarks/{benchmarks.PAGE[family]}"
         assert (ROOT / "docs" / page).exists() and page in nav, page
-        assert f'bench.family("{family}")' in (ROOT / "docs" / page).read_text()
+        assert f'{{{{ family("{family}") }}}}' in (ROOT / "docs" / page).read_text()
 
 
 def test_the_gpu_profile_covers_the_promised_grid():
@@ -94,14 +93,14 @@ def test_the_gpu_profile_covers_the_promised_grid():
 
 
 def test_the_add_your_machine_page_lists_every_committed_folder_from_its_records():
-    text = bench.machines()
+    text = machines.machines()
     folders = [p.relative_to(ROOT / "measurements").as_posix() for p in (ROOT / "measurements").glob("*/torch-*")]
     for folder in folders:
         assert f"`{folder}/`" in text, folder
     planned = len(workloads.in_profile("cpu"))
     row = next(line for line in text.splitlines() if f"`{REFERENCE}/torch-{RELEASE}/`" in line)
     assert f"{planned} of {planned} with a compiled result" in row and "`machine_peaks.json`" in row
-    outline = bench.record_outline("resnet50_infer_fp32", REFERENCE)
+    outline = machines.record_outline("resnet50_infer_fp32", REFERENCE)
     rec = records.load(store.path_for(ROOT / "measurements", REFERENCE, "resnet50_infer_fp32", RELEASE))
     default = rec.result("default")
     assert rec.spec_hash in outline and f"| `results[default].compile_cold_s` | {default.compile_cold_s:.4g} |" in outline
@@ -111,5 +110,5 @@ def test_the_add_your_machine_page_lists_every_committed_folder_from_its_records
 
 def test_machines_says_so_when_nothing_is_committed(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "default_root", lambda: tmp_path)
-    assert bench.machines() == "No machine has committed records yet.\n"
-    assert "No committed record" in bench.record_outline("mlp")
+    assert machines.machines() == "No machine has committed records yet.\n"
+    assert "No committed record" in machines.record_outline("mlp")

@@ -11,12 +11,11 @@ import os
 import re
 import shutil
 import threading
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / "tools" / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM = os.environ.get("EVC_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -88,42 +87,101 @@ class Visit:
         self.context.close()
 
 
-def test_every_page_loads_cleanly_offline_without_tracebacks(browser, urls):
-    bad = {}
-    for url in urls:
-        v = Visit(browser, url)
-        text = v.page.inner_text("body")
-        if "Traceback (most recent call last)" in text:
-            v.problems.append("a traceback is visible")
-        if v.problems:
-            bad[url] = v.problems
-        v.close()
-    assert not bad, bad
+# Each page is opened twice: on a desktop in the light scheme, and on a phone in the dark scheme.
+# Every check of a page is made during those two visits; the tests below assert on what was seen.
+VISITS = {"light": {"color_scheme": "light", "permissions": ["clipboard-read", "clipboard-write"]},
+          "dark-phone": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844},
+                         "is_mobile": True, "has_touch": True}}
+AXE_JS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+    .filter(x => ['serious', 'critical'].includes(x.impact))
+    .map(x => `${x.id} (${x.impact}): ${x.nodes.length} nodes, e.g. ${x.nodes[0].target}`)"""
+ORPHAN_TABLES_JS = """() => [...document.querySelectorAll('article table')].filter(t => {
+    let el = t.closest('.md-typeset__scrollwrap') || t;
+    for (el = el.nextElementSibling; el && !el.matches('table, h1, h2, h3, .md-typeset__scrollwrap');
+         el = el.nextElementSibling) { if (el.classList.contains('evc-provenance')) return false; }
+    return true; }).length"""
 
 
-def test_every_code_block_has_a_copy_button_that_copies_the_snippet_file(browser, urls):
-    copied, bad = set(), []
-    for url in urls:
-        v = Visit(browser, url, permissions=["clipboard-read", "clipboard-write"])
-        blocks = v.page.locator("article pre > code")
-        buttons = v.page.locator("article pre button[data-md-type=copy]")  # Material's copy button
-        if blocks.count() != buttons.count():
-            bad.append(f"{url}: {blocks.count()} code blocks, {buttons.count()} copy buttons")
-        for block in v.page.locator("article div.highlight:has(span.filename)").all():
-            title = block.locator("span.filename").inner_text().strip()
-            if not title.startswith("snippets/"):
-                continue
+def _copy_checks(v: Visit, seen: dict) -> None:
+    blocks = v.page.locator("article pre > code")
+    buttons = v.page.locator("article pre button[data-md-type=copy]")  # Material's copy button
+    if blocks.count() != buttons.count():
+        seen["problems"].append(f"{blocks.count()} code blocks, {buttons.count()} copy buttons")
+    for block in v.page.locator("article div.highlight:has(span.filename)").all():
+        title = block.locator("span.filename").inner_text().strip()
+        if title.startswith("snippets/"):
             block.locator("button[data-md-type=copy]").click()
             text = v.page.evaluate("navigator.clipboard.readText()")
-            expected = (ROOT / title).read_text()
-            if text.rstrip("\n") != expected.rstrip("\n"):
-                bad.append(f"{url}: copying {title} gave different text")
-            copied.add(title)
-        v.close()
+            if text.rstrip("\n") != (ROOT / title).read_text().rstrip("\n"):
+                seen["problems"].append(f"copying {title} gave different text")
+            seen["copied"].add(title)
+
+
+def _chart_checks(v: Visit, seen: dict) -> None:
+    for chart in v.page.locator("svg.evc-chart:visible").all():  # other machines' charts sit in hidden tabs
+        box = chart.bounding_box()
+        seen["charts"].append(bool(box and box["width"] > 100 and box["height"] > 50
+                                   and chart.locator("path, rect, use").count() > 3))
+
+
+def _visit(browser, url: str, how: str) -> dict:
+    seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0}
+    v = Visit(browser, url, **VISITS[how])
+    if "Traceback (most recent call last)" in v.page.inner_text("body"):
+        seen["problems"].append("a traceback is visible")
+    if how == "light":
+        _copy_checks(v, seen)
+    else:
+        seen["wide"] = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    _chart_checks(v, seen)
+    if "/benchmarks/" in url:
+        seen["orphans"] = v.page.evaluate(ORPHAN_TABLES_JS)
+    if AXE.is_file():
+        v.page.add_script_tag(path=str(AXE))
+        seen["axe"] = v.page.evaluate(AXE_JS)
+    name = urlparse(url).path.strip("/").replace("/", "-") or "home"
+    if name in ("home", "benchmarks", "benchmarks-pointwise", "benchmarks-resnet50-recipe", "benchmarks-releases"):
+        v.page.screenshot(path=str(ARTIFACTS / f"{name}-{how}.png"), full_page=how == "light")
+    seen["problems"] += v.problems
+    v.close()
+    return seen
+
+
+@pytest.fixture(scope="module")
+def seen(browser, urls):
+    """url -> visit -> what was seen there."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return {url: {how: _visit(browser, url, how) for how in VISITS} for url in urls}
+
+
+def test_every_page_loads_cleanly_offline_without_tracebacks(seen):
+    bad = {f"{url} [{how}]": s["problems"] for url, visits in seen.items() for how, s in visits.items() if s["problems"]}
     assert not bad, bad
+
+
+def test_every_snippet_code_block_copies_the_snippet_file(seen):
+    copied = set().union(*(s["copied"] for visits in seen.values() for s in visits.values()))
     shown = {f"snippets/{rel}" for md in (ROOT / "docs").rglob("*.md")
-             for rel in re.findall(r'render\.snippet\("([^"]+)"\)', md.read_text())}
+             for rel in re.findall(r'snippet\("([^"]+)"\)', md.read_text())}
     assert shown and shown <= copied, f"never copy-tested: {sorted(shown - copied)}"
+
+
+def test_charts_render_in_both_schemes_and_benchmark_tables_have_provenance(seen):
+    charts = [ok for visits in seen.values() for s in visits.values() for ok in s["charts"]]
+    assert len(charts) >= 10 and all(charts), f"{charts.count(False)} of {len(charts)} charts empty or tiny"
+    orphans = {url: s["orphans"] for url, visits in seen.items() for s in visits.values() if s["orphans"]}
+    assert not orphans, f"benchmark tables without a provenance line: {orphans}"
+
+
+def test_phone_viewport_has_no_horizontal_scrolling(seen):
+    wide = {url: visits["dark-phone"]["wide"] for url, visits in seen.items() if visits["dark-phone"]["wide"] > 1}
+    assert not wide, f"pixels wider than the phone's screen: {wide}"
+
+
+@pytest.mark.skipif(not AXE.is_file(), reason="axe-core comes from npm: ./evc.sh test runs `npm ci` in tools/")
+def test_axe_finds_no_serious_or_critical_violation(seen):
+    found = {f"{url} [{how}]": s["axe"] for url, visits in seen.items() for how, s in visits.items() if s["axe"]}
+    assert not found, found
 
 
 def test_dark_and_light_toggle(browser, urls):
@@ -146,57 +204,3 @@ def test_search_finds_graph_break(browser, urls):
     assert items.count() >= 1
     assert "graph break" in v.page.locator(".md-search-result").inner_text().lower()
     v.close()
-
-
-def test_benchmark_charts_render_and_tables_have_provenance(browser, server):
-    ARTIFACTS.mkdir(exist_ok=True)
-    for scheme, page in [(s, p) for s in ("default", "slate")
-                         for p in ("benchmarks/", "benchmarks/pointwise/", "benchmarks/resnet50-recipe/")]:
-        v = Visit(browser, f"{server}{page}", color_scheme="dark" if scheme == "slate" else "light")
-        charts = v.page.locator("svg.evc-chart:visible")  # other machines' charts sit in hidden tabs
-        assert charts.count() >= 1
-        for chart in charts.all():
-            box = chart.bounding_box()
-            assert box and box["width"] > 100 and box["height"] > 50
-            assert chart.locator("path, rect, use").count() > 3
-        orphans = v.page.evaluate("""() => [...document.querySelectorAll('article table')].filter(t => {
-            let el = t.closest('.md-typeset__scrollwrap') || t;
-            for (el = el.nextElementSibling; el && !el.matches('table, h1, h2, h3, .md-typeset__scrollwrap');
-                 el = el.nextElementSibling) { if (el.classList.contains('evc-provenance')) return false; }
-            return true; }).length""")
-        assert orphans == 0, f"{page}: {orphans} benchmark tables without a provenance line"
-        name = page.strip("/").replace("/", "-")
-        v.page.screenshot(path=str(ARTIFACTS / f"{name}-{scheme}.png"), full_page=True)
-        v.close()
-    v = Visit(browser, server)
-    v.page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
-    v.close()
-
-
-def test_phone_viewport_has_no_horizontal_scrolling(browser, urls, server):
-    bad = {}
-    for url in urls:
-        v = Visit(browser, url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        if wide > 1:
-            bad[url] = f"{wide}px wider than the screen"
-        if url == server:
-            v.page.screenshot(path=str(ARTIFACTS / "home-phone.png"), full_page=False)
-        v.close()
-    assert not bad, bad
-
-
-@pytest.mark.skipif(not AXE.is_file(), reason="axe-core comes from npm: ./evc.sh test runs `npm ci` in tools/")
-def test_axe_finds_no_serious_or_critical_violation(browser, urls):
-    found = {}
-    for url in urls:
-        for scheme in ("light", "dark"):
-            v = Visit(browser, url, color_scheme=scheme)
-            v.page.add_script_tag(path=str(AXE))
-            violations = v.page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
-                .violations.filter(x => ['serious', 'critical'].includes(x.impact))
-                .map(x => `${x.id} (${x.impact}): ${x.nodes.length} nodes, e.g. ${x.nodes[0].target}`)""")
-            if violations:
-                found[f"{url} [{scheme}]"] = violations
-            v.close()
-    assert not found, found

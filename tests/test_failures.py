@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from eager_vs_compiled import machine, measure, records, render, store, workloads
+from eager_vs_compiled import isolate, machine, measure, records, store, workloads
+from eager_vs_compiled.pages import tables
 from helpers import RELEASE, ROOT, build, make_record
 
 
@@ -59,13 +60,13 @@ def test_6_a_notebook_cell_that_raises_fails_the_build_naming_the_notebook(tmp_p
 
 def test_7_a_measurement_killed_for_memory_shows_oom_and_no_number(tmp_path, monkeypatch):
     """The kernel's OOM killer sends SIGKILL: simulated by the child's exit status."""
-    monkeypatch.setattr(measure, "run_isolated", lambda *a, **k: (-signal.SIGKILL, "", ""))
+    monkeypatch.setattr(isolate, "run", lambda *a, **k: (-signal.SIGKILL, "", ""))
     result = measure.measure_mode(workloads.get("mlp"), workloads.default_profile(), "default")
     assert result.status == "oom" and result.median_s is None and result.speedup is None
     assert "SIGKILL" in result.message
     rec = make_record("mlp")
     rec.results[1] = result
-    rows = render.table(rec).splitlines()
+    rows = tables.table(rec).splitlines()
     row = next(r for r in rows if r.startswith("| `default`"))
     assert "**oom**" in row and "×" not in row and " ms" not in row  # visibly not measured, no number
 

@@ -116,8 +116,10 @@ def test_modes_that_no_longer_fit_the_budget_are_recorded_as_skipped(monkeypatch
 
     def fake_compiled(w, args, timeout, say):
         clock["now"] += 50  # this mode took 50 s
-        return {"mode": args["mode"], "samples_s": [0.01] * 3, "eager_samples_s": [0.02] * 3,
-                "first_call_s": 1.0, "max_rel_err": 0.0}
+        mode = args["mode"]
+        return {mode: records.ModeResult(mode, "ok", samples_s=[0.01] * 3, eager_samples_s=[0.02] * 3,
+                                         first_call_s=1.0, max_rel_err=0.0),
+                "eager": records.ModeResult("eager", "ok", samples_s=[0.02] * 3)}
 
     monkeypatch.setattr(measure, "_measure_compiled", fake_compiled)
     w = workloads.get("mlp")

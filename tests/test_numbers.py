@@ -2,8 +2,8 @@
 and captured outputs. Quoted claims of the source articles (blockquote lines, `> `) are exempt."""
 import re
 from pathlib import Path
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 MEASURED = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s*[-–]\s*\d+(?:[.,]\d+)*)?\s*"
     r"(?:ms|µs|us|ns|s|sec|seconds?|minutes?|%|×|x|GB|GiB|MB|MiB|KiB|TFLOP/s|GFLOP/s|img/s|images/s|it/s)"

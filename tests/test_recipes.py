@@ -1,18 +1,18 @@
 """Troubleshooting recipes: each still reproduces its symptom, each has a tested fix, all are indexed."""
 import re
-from pathlib import Path
 
 import pytest
 
-from eager_vs_compiled import render, snippets
+from eager_vs_compiled import snippets
+from eager_vs_compiled.pages import troubleshooting
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 TROUBLE = ROOT / "docs" / "troubleshooting"
 SYMPTOMS = sorted({p.relative_to(ROOT / "snippets").as_posix()
                    for p in (ROOT / "snippets" / "troubleshooting").glob("*_symptom.py")} |
                   {rel for page in (ROOT / "docs" / "troubleshooting").glob("*.md")
-                   for rel in re.findall(r'render\.symptom\("([^"]+)"\)', page.read_text())})
-RECIPE_PAGES = sorted(p for p in TROUBLE.glob("*.md") if "render.symptom(" in p.read_text())
+                   for rel in troubleshooting.SYMPTOM_CALL.findall(page.read_text())})
+RECIPE_PAGES = sorted(p for p in TROUBLE.glob("*.md") if troubleshooting.SYMPTOM_CALL.search(p.read_text()))
 
 
 def test_there_are_at_least_fourteen_recipes():
@@ -24,19 +24,20 @@ def test_recipe_page_has_symptom_cause_fix_and_verification(page):
     text = page.read_text()
     headings = re.findall(r"^## (.+)$", text, re.M)
     assert headings[:4] == ["Symptom", "Cause", "Fix", "How to verify"], (page.name, headings)
-    fixes = re.findall(r'render\.snippet\("(troubleshooting/[^"]+)"\)', text)
+    fixes = re.findall(r'snippet\("(troubleshooting/[^"]+)"\)', text)
     assert fixes, f"{page.name}: the Fix section shows no tested snippet"
     for rel in fixes:
         assert (ROOT / "snippets" / rel).is_file(), f"{page.name}: no snippets/{rel}"
-    for rel in re.findall(r'render\.symptom\("([^"]+)"\)', text):
+    for rel in troubleshooting.SYMPTOM_CALL.findall(text):
         assert rel.startswith("troubleshooting/"), f"{page.name}: {rel} is not a troubleshooting snippet"
 
 
 def test_every_symptom_snippet_is_on_a_recipe_page():
-    shown = {rel for _, _, rel in render.recipes(ROOT / "docs")}
+    shown = {rel for _, _, rel in troubleshooting.recipes(ROOT / "docs")}
     assert set(SYMPTOMS) <= shown, set(SYMPTOMS) - shown
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rel", SYMPTOMS)
 def test_symptom_snippet_still_produces_its_expected_error(rel):
     """The first printed line must match `# expects:`; a torch that stops raising it fails here."""
@@ -45,7 +46,7 @@ def test_symptom_snippet_still_produces_its_expected_error(rel):
     if result.skipped:
         literal = head.get("message-in-source")
         assert literal, f"{rel} cannot run here ({result.skipped}) and names no message-in-source"
-        assert render.message_in_source(literal), f"{rel}: {literal!r} is not in the installed torch's source"
+        assert troubleshooting.message_in_source(literal), f"{rel}: {literal!r} is not in the installed torch's source"
         pytest.skip(f"{rel}: {result.skipped}; its message was found in torch's source")
     snippets.check(result)
     assert "expects" in head, f"{rel} has no '# expects:' header"
@@ -60,7 +61,7 @@ def test_a_symptom_that_changed_fails_the_page_naming_the_snippet(tmp_path, monk
     monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
     monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
     with pytest.raises(snippets.SnippetError, match=r"gone_symptom\.py no longer reproduces its symptom"):
-        render.symptom("troubleshooting/gone_symptom.py")
+        troubleshooting.symptom("troubleshooting/gone_symptom.py")
 
 
 def test_a_gpu_symptom_shows_a_committed_capture_else_torch_source(tmp_path, monkeypatch):
@@ -76,13 +77,33 @@ def test_a_gpu_symptom_shows_a_committed_capture_else_torch_source(tmp_path, mon
     (tmp_path / "troubleshooting" / "gpu_symptom.py").write_text(code)
     monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path / "measurements"))
-    shown = render.symptom("troubleshooting/gpu_symptom.py")
+    shown = troubleshooting.symptom("troubleshooting/gpu_symptom.py")
     assert "Not reproduced here" in shown and "torch/" in shown and "not compiled with CUDA" in shown
     capture = tmp_path / "measurements" / "gpu-box" / "torch-2.11.0" / "captures" / "troubleshooting__gpu_symptom.json"
     capture.parent.mkdir(parents=True)
     capture.write_text(json.dumps({"snippet": "troubleshooting/gpu_symptom.py", "code": code,
                                    "stdout": "RuntimeError: the real text\n", "date": "2026-12-01",
                                    "machine": "gpu-box", "torch": "2.11.0", "duration_s": 1.0}))
-    shown = render.symptom("troubleshooting/gpu_symptom.py")
+    shown = troubleshooting.symptom("troubleshooting/gpu_symptom.py")
     assert "RuntimeError: the real text" in shown and "Captured on `gpu-box`" in shown
     assert "Not reproduced here" not in shown
+
+
+def test_a_symptom_that_needs_a_gpu_is_captured_by_the_runner_when_it_runs(tmp_path, monkeypatch):
+    """The capture path writes; the pages only read: a GPU-only symptom that runs is kept by snippets.run."""
+    from eager_vs_compiled import captures
+
+    (tmp_path / "troubleshooting").mkdir()
+    (tmp_path / "troubleshooting" / "gpu_symptom.py").write_text(
+        '"""Needs a GPU."""\n# requires: cuda\n# expects: ^RuntimeError: \nprint("RuntimeError: real")\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path / "m"))
+    from eager_vs_compiled import machine
+
+    real = machine.describe()
+    monkeypatch.setattr(machine, "describe", lambda: {**real, "gpus": [{"name": "Test GPU"}]})  # as on a GPU box
+    result = snippets.run("troubleshooting/gpu_symptom.py")
+    assert not result.skipped and result.returncode == 0
+    found = captures.find("troubleshooting/gpu_symptom.py", tmp_path / "m")
+    assert found is not None and found["stdout"] == "RuntimeError: real\n"

@@ -1,5 +1,6 @@
 import json
 import os
+import re
 
 import pytest
 
@@ -28,17 +29,12 @@ def _set_schema(raw):
     raw["schema"] = 99
 
 
-def _hand_edit_median(raw):
-    raw["results"][1]["median_s"] = 0.0001  # a number nobody measured
-
-
 def _drop_samples(raw):
     raw["results"][0]["samples_s"] = []
 
 
 @pytest.mark.parametrize("tamper, message", [
-    (_set_schema, "unknown schema version 99"),
-    (_hand_edit_median, "mode 'default': median_s does not match its samples"),
+    (_set_schema, "newer schema version 99 \\(this harness reads 2; upgrade eager-vs-compiled"),
     (_drop_samples, "mode 'eager' is 'ok' but has no samples"),
 ])
 def test_untrustworthy_record_is_rejected_by_name(tmp_path, tamper, message):
@@ -92,3 +88,41 @@ def test_record_is_stale_when_anything_that_shapes_it_changed(change, expected):
     rec.machine = dict(rec.machine)
     change(rec)
     assert expected in records.staleness(rec, **_fresh_args(rec))
+
+
+@pytest.mark.parametrize("field, value", [("median_s", 0.0001), ("speedup", 1000), ("breakeven_iters", 1),
+                                          ("throughput", 1e9), ("compile_cold_s", 0.0)])
+def test_derived_figures_are_recomputed_from_the_samples_never_trusted(tmp_path, field, value):
+    rec = make_record()
+    raw = json.loads(rec.to_json())
+    raw["results"][1][field] = value  # a number nobody measured
+    path = tmp_path / "m" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(raw))
+    assert getattr(records.load(path).results[1], field) == getattr(rec.results[1], field)
+
+
+@pytest.mark.parametrize("where, value, message", [
+    (("results", 1, "speedup"), "NaN", "speedup: nan is not a finite number"),
+    (("results", 1, "speedup"), "Infinity", "speedup: inf is not a finite number"),
+    (("results", 1, "compile_warm_s"), -1.0, "compile_warm_s: -1.0 is not a finite number >= 0"),
+    (("results", 1, "samples_s"), 5, "samples_s: 5 is not a list"),
+    (("results", 1, "peak_memory_bytes"), 1.5, "peak_memory_bytes: 1.5 is not an integer"),
+    (("results", 1, "noisy"), "no", "noisy: 'no' is not a bool"),
+    (("machine",), "x", "machine: 'x' is not a dict"),
+    (("date",), 1, "date: 1 is not a str"),
+    (("date",), "yesterday", "date: 'yesterday' is not an ISO date"),
+    (("harness_version",), True, "harness_version: True is not an integer"),
+])
+def test_a_field_of_the_wrong_type_or_range_is_a_record_error_naming_it(tmp_path, where, value, message):
+    text = make_record().to_json()
+    raw = json.loads(text)
+    target = raw
+    for key in where[:-1]:
+        target = target[key]
+    target[where[-1]] = "__VALUE__"
+    path = tmp_path / "m" / "mlp.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(raw).replace('"__VALUE__"', value if value in ("NaN", "Infinity") else json.dumps(value)))
+    with pytest.raises(records.RecordError, match=re.escape(message)):
+        records.load(path)

@@ -1,12 +1,9 @@
 """The strict site build, checked in its HTML, and its failure modes."""
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import build
-
-ROOT = Path(__file__).resolve().parents[1]
+from helpers import ROOT, build, last_report, make_record, small_site
 pytestmark = pytest.mark.slow
 
 
@@ -15,10 +12,11 @@ def pages(site_dir: Path):
 
 
 def test_benchmark_pages_have_every_workload_with_numbers_and_provenance(site):
-    from eager_vs_compiled import bench, workloads
+    from eager_vs_compiled import workloads
+    from eager_vs_compiled.pages import benchmarks
 
     for family in workloads.FAMILIES:
-        html = (site["dir"] / "benchmarks" / bench.PAGE[family].removesuffix(".md") / "index.html").read_text()
+        html = (site["dir"] / "benchmarks" / benchmarks.PAGE[family].removesuffix(".md") / "index.html").read_text()
         members = workloads.family(family)
         for w in members:
             assert f"<code>{w.name}</code>" in html, f"{family} page lacks {w.name}"
@@ -50,60 +48,21 @@ def test_tutorial_notebook_was_executed(site):
     assert "first compiled call:" in html and "graphs: 1, graph breaks: 0" in html
 
 
-def test_every_snippet_is_included_by_some_page(root):
-    sources = "\n".join(p.read_text() for p in (root / "docs").rglob("*.md"))
-    for snippet in (root / "snippets").rglob("*.py"):
-        rel = snippet.relative_to(root / "snippets").as_posix()
+def test_every_snippet_is_included_by_some_page():
+    sources = "\n".join(p.read_text() for p in (ROOT / "docs").rglob("*.md"))
+    for snippet in (ROOT / "snippets").rglob("*.py"):
+        rel = snippet.relative_to(ROOT / "snippets").as_posix()
         assert f'"{rel}"' in sources, f"snippets/{rel} is on no page"
 
 
-def test_unchanged_rebuild_measures_and_runs_nothing(site):
-    report = site["second_report"]
-    assert report["measured"] == 0 and report["reused"] >= 3
-    assert report["snippets_ran"] == 0 and report["snippets_cached"] >= 6
-    assert report["notebooks_executed"] == 0
-    assert "measured 0 workloads" in site["second_log"]
-
-
-def test_a_raising_snippet_fails_the_build_and_is_named(tmp_path):
-    (tmp_path / "snippets").mkdir()
-    (tmp_path / "snippets" / "broken_example.py").write_text('"""Breaks."""\nraise RuntimeError("no")\n')
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(textwrap.dedent('''\
-        # Page
-        ```python exec="on"
-        from eager_vs_compiled import render
-        print(render.snippet("broken_example.py"))
-        ```
-        '''))
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f'''\
-        site_name: t
-        strict: true
-        hooks: [{ROOT / "hooks" / "evc.py"}]
-        plugins: [markdown-exec]
-        markdown_extensions: [attr_list, pymdownx.superfences]
-        '''))
-    env = {"EVC_SNIPPETS": str(tmp_path / "snippets"), "EVC_CACHE": str(tmp_path / "cache"),
-           "EVC_MEASUREMENTS": str(tmp_path / "m")}
-    out = build(tmp_path / "site", cwd=tmp_path, env=env)
-    assert out.returncode != 0
-    assert "broken_example.py exited with code 1" in out.stderr
-    assert "Aborted" in out.stdout + out.stderr
-
-
-def test_missing_include_fails_the_build(tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text('# Page\n\n```python\n--8<-- "no/such_file.py"\n```\n')
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent('''\
-        site_name: t
-        strict: true
-        markdown_extensions:
-          - pymdownx.superfences
-          - pymdownx.snippets:
-              check_paths: true
-        '''))
-    out = build(tmp_path / "site", cwd=tmp_path)
-    assert out.returncode != 0 and "no/such_file.py" in out.stderr
+def test_snippet_folders_mirror_the_docs_sections():
+    sections = {p.name for p in (ROOT / "docs").iterdir() if p.is_dir()}
+    folders = {p.name for p in (ROOT / "snippets").iterdir() if p.is_dir()}
+    assert folders <= sections, folders - sections
+    for snippet in (ROOT / "snippets").rglob("*.py"):
+        rel = snippet.relative_to(ROOT / "snippets").as_posix()
+        pages = [p for p in (ROOT / "docs" / snippet.parent.name).rglob("*.md") if f'"{rel}"' in p.read_text()]
+        assert pages, f"snippets/{rel} is shown by no page of docs/{snippet.parent.name}/"
 
 
 def test_no_built_page_shows_the_builders_checkout_path(site):
@@ -111,3 +70,47 @@ def test_no_built_page_shows_the_builders_checkout_path(site):
     leaks = [p.relative_to(site["dir"]).as_posix() for p in sorted(site["dir"].rglob("*"))
              if p.suffix in (".html", ".json", ".xml", ".txt") and str(ROOT) in p.read_text(errors="replace")]
     assert not leaks, f"{ROOT} appears in: {leaks}"
+
+
+# --- the build's own behaviour, on a site of one page --------------------------------------------
+HELLO = '"""Hello."""\nprint("hi")\nassert True\n'
+
+
+def test_an_unchanged_rebuild_measures_and_runs_nothing(tmp_path):
+    from eager_vs_compiled import store
+
+    env = small_site(tmp_path, '''\
+        # Page
+        {{ snippet("hello.py") }}
+
+        {{ workload("tiny_op") }}
+        ''', {"hello.py": HELLO})
+    store.save(make_record("tiny_op"), tmp_path / "m")  # fresh for this machine: reused, not measured
+    first = build(tmp_path / "site1", cwd=tmp_path, env=env)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert {k: last_report(env["EVC_CACHE"])[k] for k in ("measured", "reused", "snippets_ran")} == \
+        {"measured": 0, "reused": 1, "snippets_ran": 1}
+    second = build(tmp_path / "site2", cwd=tmp_path, env=env)
+    assert second.returncode == 0, second.stderr[-3000:]
+    report = last_report(env["EVC_CACHE"])
+    assert (report["measured"], report["reused"], report["snippets_ran"], report["snippets_cached"]) == (0, 1, 0, 1)
+    assert "measured 0 workloads" in second.stderr
+    from eager_vs_compiled.pages import provenance
+
+    marks = provenance.markers((tmp_path / "site2" / "index.html").read_text())  # what the footer is made of
+    assert {(m["kind"], m["key"].rsplit("/", 1)[-1]) for m in marks} == {("ran", "hello.py"), ("measured", "tiny_op")}
+
+
+@pytest.mark.parametrize("page, message", [
+    ('# Page\n\n{{ snippet("broken_example.py") }}\n', "index.md:3: {{ snippet(...) }} failed: SnippetError: "
+                                                      "snippet snippets/broken_example.py exited with code 1"),
+    ('# Page\n\n\n{{ snippet("no/such_file.py") }}\n', "index.md:4: {{ snippet(...) }} failed: FileNotFoundError"),
+    ('# Page\n\n{{ snipet("hello.py") }}\n', "unknown directive 'snipet'; known: amortisation"),
+    ('# Page\n\n{{ snippet(open("x")) }}\n', "arguments must be Python literals"),
+])
+def test_a_failing_directive_stops_the_build_naming_page_and_line(tmp_path, page, message):
+    env = small_site(tmp_path, page, {"hello.py": HELLO,
+                                     "broken_example.py": '"""Breaks."""\nraise RuntimeError("no")\n'})
+    out = build(tmp_path / "site", cwd=tmp_path, env=env)
+    assert out.returncode != 0
+    assert message in out.stdout + out.stderr, (out.stdout + out.stderr)[-2000:]

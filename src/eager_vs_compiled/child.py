@@ -2,94 +2,26 @@
 
 The parent (`measure`) starts a fresh interpreter per phase: `time` (eager reference, correctness,
 interleaved timing), `warm` (compile again from the cache the cold run left) and `mega` (compile
-from Mega-Cache artifacts into an empty cache). The result is a JSON file; an exception becomes a
-status and a message, never a crash of the suite. Standard library + torch (+ torchvision).
+from Mega-Cache artifacts into an empty cache). The result is a JSON file of `records.ModeResult`s,
+{mode: fields}; an exception becomes a status and a message, never a crash of the suite. Standard
+library + torch (+ torchvision).
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
+import dataclasses
 import json
 import logging
 import math
+import os
 import resource
 import sys
-import time
 from pathlib import Path
 
-from . import stats, workloads
+from . import stats, timing, workloads
+from .records import ModeResult
 
 log = logging.getLogger("eager_vs_compiled")
-
-
-# Timing budget per profile: keep sampling until the median is known to ~1 % or time runs out.
-MEDIAN_PRECISION = 0.01  # sampling stops once the median is known to about this fraction
-TIMING = {
-    "cpu": {"min_sample_s": 0.02, "n_min": 7, "n_max": 41, "budget_s": 4.0, "timeout_s": 600},
-    "gpu": {"min_sample_s": 0.01, "n_min": 10, "n_max": 100, "budget_s": 5.0, "timeout_s": 600},
-}
-
-
-# ----------------------------------------------------------------------------- child process
-def _timer(fn, inputs, sync, number: int) -> float:
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(number):
-        fn(*inputs)
-    sync()  # without it a CUDA timing measures only the kernel launches
-    return (time.perf_counter() - t0) / number
-
-
-def _calls_per_sample(fn, inputs, sync, min_sample_s: float) -> int:
-    """Calls per sample so that one sample lasts about `min_sample_s`: the cost per call is
-    estimated from a block of at least a tenth of that (one call is too short to time well)."""
-    number = 1
-    while True:
-        per_call = _timer(fn, inputs, sync, number)
-        if per_call * number >= min_sample_s / 10 or number >= 10**6:
-            return max(1, math.ceil(min_sample_s / max(per_call, 1e-9)))
-        number *= 10
-
-
-def _first_call(compiled, inputs, sync):
-    """The first call of a compiled fn traces and compiles it: (its output, seconds it took)."""
-    t0 = time.perf_counter()
-    out = compiled(*inputs)
-    sync()
-    return out, time.perf_counter() - t0
-
-
-def _interleaved_samples(fns, inputs, sync, cfg: dict, budget_s: float) -> list[list[float]]:
-    """Time each fn in turn, sample after sample, until every median is known to ~1 % (or the
-    budget or n_max ends it, but never before n_min): drift then hits all fns alike."""
-    for fn in fns:
-        _timer(fn, inputs, sync, 1)  # warm-up, not kept (the calibration call below is a second)
-    numbers = [_calls_per_sample(fn, inputs, sync, cfg["min_sample_s"]) for fn in fns]
-    series: list[list[float]] = [[] for _ in fns]
-    t_end = time.perf_counter() + budget_s
-    with _no_gc():
-        while len(series[0]) < cfg["n_min"] or (
-                time.perf_counter() < t_end and len(series[0]) < cfg["n_max"]
-                and max(stats.median_rel_error(s) for s in series) > MEDIAN_PRECISION):
-            for fn, number, samples in zip(fns, numbers, series):
-                samples.append(_timer(fn, inputs, sync, number))
-    return series
-
-
-@contextlib.contextmanager
-def _no_gc(collect: bool = True):
-    """As timeit (and so torch.utils.benchmark) does: no collector pauses inside a sample.
-
-    The optional full collection first frees garbage; it can also hand freed memory back to the
-    OS, so the next allocations fault pages in again: not right before every short round."""
-    if collect:
-        gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _max_errors(out, ref) -> tuple[float, float]:
@@ -151,37 +83,6 @@ def _eager_bytes(built) -> int | None:
         return None
 
 
-def _timer_agreement(built, sync, threads: int, number: int) -> tuple[float, float]:
-    """(harness median, Timer median) of the same call, in short alternating rounds so that the
-    drift of a shared machine hits both: each round takes the harness's samples for ~50 ms, then
-    one `torch.utils.benchmark.Timer.blocked_autorange(min_run_time=0.05)`; who goes first
-    alternates. At least 5 rounds, then until ~3 s have passed or 15 rounds."""
-    from torch.utils.benchmark import Timer
-
-    timer = Timer(stmt="call(*inputs)", globals={"call": built.call, "inputs": built.inputs}, num_threads=threads)
-    ours, theirs = [], []
-
-    def harness_round():
-        _timer(built.call, built.inputs, sync, number)  # one sample discarded, as Timer's block-size estimate runs first
-        samples, t_end = [], time.perf_counter() + 0.05
-        with _no_gc(collect=False):
-            while not samples or time.perf_counter() < t_end:
-                samples.append(_timer(built.call, built.inputs, sync, number))
-        ours.append(stats.median(samples))
-
-    def timer_round():
-        theirs.append(timer.blocked_autorange(min_run_time=0.05).median)
-
-    gc.collect()
-    t_end = time.perf_counter() + 3.0
-    for i in range(15):
-        if i >= 5 and time.perf_counter() > t_end:
-            break
-        for step in ((harness_round, timer_round) if i % 2 == 0 else (timer_round, harness_round)):
-            step()
-    return stats.median(ours), stats.median(theirs)
-
-
 def _compile(built, mode: str):
     import torch
 
@@ -189,74 +90,108 @@ def _compile(built, mode: str):
     return built
 
 
-def _child(args: dict) -> dict:
+def _child(args: dict) -> dict[str, ModeResult]:
+    """One phase of one mode: {mode: its result} (and {"eager": ...} beside a compiled mode)."""
     import torch
 
     w = workloads.get(args["workload"])
-    profile, mode, phase = args["profile"], args["mode"], args["phase"]
-    cfg = TIMING[profile]
+    profile, mode = args["profile"], args["mode"]
     device = torch.device(args.get("device") or workloads.default_device(profile))
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
-    threads = torch.get_num_threads()
-    out: dict = {"threads": threads}
-    if phase == "mega":  # an empty cache, filled only from the Mega-Cache artifacts
-        torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
-    if phase in ("warm", "mega"):
-        comp = _compile(w.build(profile, device), mode)
-        _, first = _first_call(comp.call, comp.inputs, sync)
-        steady = stats.median([_timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
-        out[f"compile_{phase}_s"] = max(first - steady, 0.0)
-        if phase == "warm":  # compiled, without an eager copy beside it
-            out["peak_memory_bytes"], out["memory_kind"] = _peak_memory(device)
-        return out
+    if args["phase"] in ("warm", "mega"):
+        return {mode: _recompile(w, profile, mode, device, sync, args)}
+    return _time(w, profile, mode, device, sync, args)
 
-    eager = w.build(profile, device)
-    ref = eager.call(*eager.inputs)
-    ref_grads = [g.clone() for g in eager.grads()]
-    out["eager_peak_memory_bytes"], out["memory_kind"] = _peak_memory(device)
-    out["flops_per_call"] = _flops(eager, device)
-    if w.extra.get("traffic"):
-        out["eager_bytes_per_call"] = _eager_bytes(eager)
-    if mode == "eager":
-        [out["samples_s"]] = _interleaved_samples([eager.call], eager.inputs, sync, cfg, cfg["budget_s"])
-        out["peak_memory_bytes"] = out.pop("eager_peak_memory_bytes")
-        return out
+
+def _recompile(w, profile: str, mode: str, device, sync, args: dict) -> ModeResult:
+    """Compile again in a new process: from the cache the cold run left (warm), or into an empty
+    cache filled only from the Mega-Cache artifacts (mega). Compile time = first call - steady."""
+    import torch
+
+    result = ModeResult(mode, "ok", threads=torch.get_num_threads())
+    if args["phase"] == "mega":
+        torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
     comp = _compile(w.build(profile, device), mode)
-    got, out["first_call_s"] = _first_call(comp.call, comp.inputs, sync)
-    out["peak_memory_bytes"], _ = _peak_memory(device)  # cold process; the warm one replaces it
-    errors = [_max_errors(got, ref)] + ([_max_errors(comp.grads(), ref_grads)] if ref_grads else [])
-    out["max_abs_err"] = max(e[0] for e in errors)
-    out["max_rel_err"] = max(e[1] for e in errors)
-    out["status"] = "ok" if out["max_rel_err"] <= w.tolerance else "mismatch"
-    if out["status"] == "mismatch":
-        what = "outputs or gradients" if ref_grads else "outputs"
-        out["message"] = f"{what}: max relative error {out['max_rel_err']:.2e} > tolerance {w.tolerance:.0e}"
+    _, first = timing.first_call(comp.call, comp.inputs, sync)
+    steady = stats.median([timing.timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
+    if args["phase"] == "warm":
+        result.compile_warm_s = stats.compile_seconds(first, steady)
+        # compiled, without an eager copy beside it: the memory a user of the compiled model pays
+        result.peak_memory_bytes, result.memory_kind = _peak_memory(device)
+    else:
+        result.compile_mega_s = stats.compile_seconds(first, steady)
+    return result
+
+
+def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, ModeResult]:
+    """Eager reference, correctness, then eager and the compiled mode timed interleaved."""
+    import torch
+
+    cfg, threads = timing.TIMING[profile], torch.get_num_threads()
+    eager_built = w.build(profile, device)
+    ref = eager_built.call(*eager_built.inputs)
+    ref_grads = [g.clone() for g in eager_built.grads()]
+    eager = ModeResult("eager", "ok", threads=threads, message=f"timed in the {mode} process, interleaved with it")
+    eager.peak_memory_bytes, eager.memory_kind = _peak_memory(device)  # before anything is compiled
+    eager.flops_per_call = _flops(eager_built, device)
+    eager.eager_bytes_per_call = _eager_bytes(eager_built) if w.traffic else None
+    if mode == "eager":
+        eager.message = ""
+        [eager.samples_s] = timing.interleaved_samples([eager_built.call], eager_built.inputs, sync, cfg, cfg["budget_s"])
+        return {"eager": eager}
+    comp = _compile(w.build(profile, device), mode)
+    result = ModeResult(mode, "ok", threads=threads, memory_kind=eager.memory_kind,
+                        flops_per_call=eager.flops_per_call, eager_bytes_per_call=eager.eager_bytes_per_call)
+    got, result.first_call_s = timing.first_call(comp.call, comp.inputs, sync)
+    result.peak_memory_bytes, _ = _peak_memory(device)  # cold process; the warm one replaces it
+    _check(result, [(got, ref)] + ([(comp.grads(), ref_grads)] if ref_grads else []), w.tolerance)
     if args.get("artifacts"):  # the compile artifacts of this cold run, for the Mega-Cache phase
         saved = torch.compiler.save_cache_artifacts()
         if saved is not None:
             Path(args["artifacts"]).write_bytes(saved[0])
-    eager_s, comp_s = _interleaved_samples([eager.call, comp.call], eager.inputs, sync, cfg, 2 * cfg["budget_s"])
-    out["samples_s"], out["eager_samples_s"] = comp_s, eager_s
-    if args.get("timer_check"):
-        for key, built in (("", comp), ("eager_", eager)):
-            number = _calls_per_sample(built.call, built.inputs, sync, cfg["min_sample_s"])
-            out[f"{key}timer_harness_s"], out[f"{key}timer_median_s"] = _timer_agreement(built, sync, threads, number)
-    return out
+    eager.samples_s, result.samples_s = timing.interleaved_samples(
+        [eager_built.call, comp.call], eager_built.inputs, sync, cfg, 2 * cfg["budget_s"])
+    result.eager_samples_s = eager.samples_s
+    if w.timer_check:
+        for res, built in ((result, comp), (eager, eager_built)):
+            number = timing.calls_per_sample(built.call, built.inputs, sync, cfg["min_sample_s"])
+            res.timer_harness_s, res.timer_median_s = timing.timer_agreement(built, sync, threads, number)
+    return {mode: result, "eager": eager}
+
+
+def _check(result: ModeResult, pairs: list, tolerance: float) -> None:
+    """Compare compiled with eager (outputs, and gradients for a training step) before any timing.
+    A non-finite error (NaN or inf where eager has numbers) is a mismatch with the reason, never
+    a number in the record."""
+    errors = [_max_errors(got, ref) for got, ref in pairs]
+    abs_err, rel_err = max(e[0] for e in errors), max(e[1] for e in errors)
+    what = "outputs or gradients" if len(pairs) > 1 else "outputs"
+    if not (math.isfinite(abs_err) and math.isfinite(rel_err)):
+        result.status, result.message = "mismatch", f"{what}: NaN or inf where eager's are finite"
+        return
+    result.max_abs_err, result.max_rel_err = abs_err, rel_err
+    if rel_err > tolerance:
+        result.status = "mismatch"
+        result.message = f"{what}: max relative error {rel_err:.2e} > tolerance {tolerance:.0e}"
 
 
 def _child_main(argv: list[str]) -> int:
     args, out_path = json.loads(argv[0]), Path(argv[1])
+    mode = args["mode"]
     try:
-        result = _child(args)
+        results = _child(args)
     except workloads.WorkloadUnavailable as e:
-        result = {"status": "skipped", "message": str(e)}
+        results = {mode: ModeResult(mode, "skipped", message=str(e))}
     except Exception as e:  # the parent turns this into a status; the suite goes on
         import torch
 
         oom = isinstance(e, (torch.cuda.OutOfMemoryError, MemoryError))
-        result = {"status": "oom" if oom else "error",
-                  "message": f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"}
-    out_path.write_text(json.dumps(result))
+        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        results = {mode: ModeResult(mode, "oom" if oom else "error", message=f"{type(e).__name__}: {first}")}
+    # Written whole then renamed: the parent reads a complete result or none at all.
+    tmp = out_path.with_suffix(".partial")
+    tmp.write_text(json.dumps({m: dataclasses.asdict(r) for m, r in results.items()}))
+    os.replace(tmp, out_path)
     return 0
 
 

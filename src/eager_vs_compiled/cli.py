@@ -8,7 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-MODES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
 
 class ProgressBar:
@@ -40,15 +39,15 @@ class ProgressBar:
             self.stream.write("\n")
 
 
-def _parser(workload_names: list[str]) -> argparse.ArgumentParser:
+def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m eager_vs_compiled",
                                 description="Measure PyTorch eager vs torch.compile on this machine.")
     sub = p.add_subparsers(dest="command", required=True)
     m = sub.add_parser("measure", help="measure workloads missing or stale for this machine")
     m.add_argument("--workload", "-w", action="append", choices=workload_names, metavar="NAME",
                    help=f"workload to measure (repeatable; default: all). One of: {', '.join(workload_names)}")
-    m.add_argument("--mode", action="append", choices=MODES, metavar="MODE",
-                   help=f"only these modes (repeatable). One of: {', '.join(MODES)}")
+    m.add_argument("--mode", action="append", choices=modes, metavar="MODE",
+                   help=f"only these modes (repeatable). One of: {', '.join(modes)}")
     m.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     m.add_argument("--family", action="append", metavar="NAME",
                    help="only the workloads of this benchmark family (repeatable): "
@@ -72,74 +71,93 @@ def _parser(workload_names: list[str]) -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    from . import machine, measure, records, render, store, workloads
+def help_markdown() -> str:
+    """The help of the command and of each subcommand, as one fenced block (the CLI reference page)."""
+    from . import workloads
 
-    args = _parser(list(workloads.WORKLOADS)).parse_args(argv)
-    if args.command == "list":
-        for w in workloads.WORKLOADS.values():
-            print(f"{w.name:26} [{w.family}] {w.title}")
-            for prof in workloads.PROFILES:
-                if w.in_profile(prof):
-                    print(f"{'':26}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}")
-                else:
-                    print(f"{'':26}   {prof}: not in this profile")
-        return 0
-    if args.command == "migrate":
-        try:
-            moved = store.migrate(args.out)
-        except records.RecordError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-        for old, new in moved:
-            print(f"{old} -> {new}")
-        print(f"{len(moved)} file(s) moved; nothing was re-measured", file=sys.stderr)
-        return 0
-    if args.command == "show":
-        try:
-            recs = store.records_for(args.name, args.out)
-        except records.RecordError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-        if not recs:
-            print(f"no records of {args.name} yet; run: python -m eager_vs_compiled measure -w {args.name}")
-            return 1
-        for rec in recs:
-            print(f"## {rec.title} — {rec.machine.get('slug')}\n\n{render.table(rec, page=False)}")
-        return 0
+    parser = _parser(list(workloads.WORKLOADS), workloads.ALL_MODES)
+    out = [parser.format_help().strip()]
+    for name, sub in parser._subparsers._group_actions[0].choices.items():
+        out.append(f"\n$ python -m eager_vs_compiled {name} --help\n{sub.format_help().strip()}")
+    return "````text\n" + "\n".join(out) + "\n````\n"
+
+
+class UsageError(Exception):
+    """A command line that names something that does not exist: exit code 2, with the valid names."""
+
+
+def _list(args) -> int:
+    from . import workloads
+
+    for w in workloads.WORKLOADS.values():
+        print(f"{w.name:26} [{w.family}] {w.title}")
+        for prof in workloads.PROFILES:
+            if w.in_profile(prof):
+                print(f"{'':26}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}")
+            else:
+                print(f"{'':26}   {prof}: not in this profile")
+    return 0
+
+
+def _migrate(args) -> int:
+    from . import store
+
+    moved = store.migrate(args.out)
+    for old, new in moved:
+        print(f"{old} -> {new}")
+    print(f"{len(moved)} file(s) moved; nothing was re-measured", file=sys.stderr)
+    return 0
+
+
+def _show(args) -> int:
+    from . import store
+    from .pages.tables import table
+
+    recs = store.records_for(args.name, args.out)
+    if not recs:
+        print(f"no records of {args.name} yet; run: python -m eager_vs_compiled measure -w {args.name}")
+        return 1
+    for rec in recs:
+        print(f"## {rec.title} — {rec.machine.get('slug')}\n\n{table(rec, page=False)}")
+    return 0
+
+
+def _plan(args) -> tuple[str, list]:
+    """(profile, workloads to measure) from the command line; UsageError names a bad input."""
+    from . import workloads
 
     profile = args.profile or workloads.default_profile()
     if profile == "gpu" and profile != workloads.default_profile() and args.device != "cpu":
-        print("error: --profile gpu needs a CUDA device; this machine has none "
-              "(add --device cpu to rehearse the GPU plan on the CPU)", file=sys.stderr)
-        return 2
+        raise UsageError("--profile gpu needs a CUDA device; this machine has none "
+                         "(add --device cpu to rehearse the GPU plan on the CPU)")
     for fam in args.family or []:
         if fam not in workloads.FAMILIES:
-            print(f"error: unknown family {fam!r}; valid names: {', '.join(workloads.FAMILIES)}", file=sys.stderr)
-            return 2
+            raise UsageError(f"unknown family {fam!r}; valid names: {', '.join(workloads.FAMILIES)}")
     plan = [w for w in workloads.in_profile(profile) if not args.family or w.family in args.family]
     if args.workload:
         outside = [n for n in args.workload if not workloads.get(n).in_profile(profile)]
         if outside:
-            print(f"error: {', '.join(outside)} not in profile {profile!r}; its workloads: "
-                  f"{', '.join(w.name for w in workloads.in_profile(profile))}", file=sys.stderr)
-            return 2
+            raise UsageError(f"{', '.join(outside)} not in profile {profile!r}; its workloads: "
+                             f"{', '.join(w.name for w in workloads.in_profile(profile))}")
         plan = [w for w in plan if w.name in args.workload]
-    if args.budget is not None and args.budget <= 0:
-        print(f"error: --budget must be a positive number of seconds, not {args.budget:g}", file=sys.stderr)
-        return 2
+    if args.budget is not None and not args.budget > 0:  # also refuses nan
+        raise UsageError(f"--budget must be a positive number of seconds, not {args.budget:g}")
+    return profile, plan
+
+
+def _measure(args) -> int:
+    from . import machine, measure, peaks, records, store
+    from .pages.tables import table
+
+    profile, plan = _plan(args)
     budget = args.budget if args.budget is not None else (450.0 if profile == "gpu" else None)
     deadline = None if budget is None else time.monotonic() + budget
-    names = [w.name for w in plan]
-    steps = sum(measure.planned_steps(w, args.mode or w.modes[profile]) for w in plan)
-    bar = ProgressBar(steps)
+    bar = ProgressBar(sum(measure.planned_steps(w, args.mode or w.modes[profile]) for w in plan))
     log = logging.getLogger("eager_vs_compiled")
     log.addHandler(logging.StreamHandler(sys.stderr))
     log.setLevel(logging.INFO)
     failed = skipped = 0
     t0 = time.monotonic()
-    from . import peaks
-
     try:
         if not args.workload and not args.family and not args.mode:  # the whole profile: the roofline too
             try:
@@ -149,24 +167,38 @@ def main(argv: list[str] | None = None) -> int:
             except (RuntimeError, records.RecordError) as e:
                 print(f"error: {e}", file=sys.stderr)
                 failed += 1
-        for name in names:
+        for w in plan:
             try:
-                rec = measure.ensure_record(name, args.out, force=args.force, profile=profile,
-                                            modes=args.mode, progress=bar.step, deadline=deadline,
-                                            device=args.device)
+                rec = measure.ensure_record(w.name, args.out, force=args.force, profile=profile, modes=args.mode,
+                                            progress=bar.step, deadline=deadline, device=args.device)
             except records.RecordError as e:
                 print(f"\nerror: {e}", file=sys.stderr)
                 failed += 1
                 continue
             bar.close()
-            print(f"\n## {rec.title}\n\n{render.table(rec, page=False)}")
+            print(f"\n## {rec.title}\n\n{table(rec, page=False)}")
             failed += sum(r.status not in ("ok", "skipped") for r in rec.results)
             skipped += sum(r.status == "skipped" for r in rec.results)
     finally:
         bar.close()
-    print(f"{len(names)} workloads in {time.monotonic() - t0:.0f} s; {failed} mode(s) failed, "
+    print(f"{len(plan)} workloads in {time.monotonic() - t0:.0f} s; {failed} mode(s) failed, "
           f"{skipped} skipped (time budget or missing package)", file=sys.stderr)
     folder = store.release_dir(args.out or store.default_root(), machine.describe()["slug"],
                                store.release(machine.versions()["torch"]))
     print(f"records in {folder}/", file=sys.stderr)
     return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    from . import records, workloads
+
+    args = _parser(list(workloads.WORKLOADS), workloads.ALL_MODES).parse_args(argv)
+    command = {"list": _list, "migrate": _migrate, "show": _show, "measure": _measure}[args.command]
+    try:
+        return command(args)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except records.RecordError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1

@@ -18,63 +18,41 @@ import json
 import logging
 import os
 import signal
-import subprocess
-import sys
 import tempfile
 import time
-from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import machine, records, store, workloads
-from .child import MEDIAN_PRECISION, TIMING  # noqa: F401 (the pages print them from here)
+from . import isolate, machine, records, store, workloads
+from .timing import TIMING
 from .records import ModeResult, Record
 
 HARNESS_VERSION = 2
 log = logging.getLogger("eager_vs_compiled")
-COUNTS: Counter = Counter()  # "measured" / "reused" workloads in this process (the build log)
 Progress = Callable[[str], None]
 
 
-# ----------------------------------------------------------------------------- parent process
-def run_isolated(cmd: list[str], env: dict, timeout: float, cwd: str | None = None) -> tuple[int | None, str, str]:
-    """Run cmd in a session of its own: (returncode or None on timeout, stdout, stderr).
-
-    On timeout the whole process group is killed, inductor's compile workers included.
-    """
-    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        return proc.returncode, out, err
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        return None, out, err
-
-
-def _run_child(args: dict, env: dict, timeout: float) -> dict:
-    """Run one phase in a fresh interpreter; never raises for the child's failures."""
-    pkg_parent = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, **env,
-           "PYTHONPATH": os.pathsep.join(filter(None, [pkg_parent, os.environ.get("PYTHONPATH")]))}
+def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
+    """Run one phase in a fresh interpreter: {mode: result}. Never raises for the child's failures:
+    a timeout, a kill, a crash or an unreadable result becomes the mode's status."""
+    mode = args["mode"]
     with tempfile.TemporaryDirectory(prefix="evc-result-") as tmp:
         out_path = Path(tmp) / "result.json"
-        cmd = [sys.executable, "-m", "eager_vs_compiled.child", json.dumps(args), str(out_path)]
-        returncode, _, err = run_isolated(cmd, env, timeout)
+        returncode, _, err = isolate.module("eager_vs_compiled.child", [json.dumps(args), str(out_path)], env, timeout)
         if returncode is None:
-            return {"status": "timeout", "message": f"no result after {timeout:.0f} s"}
+            return {mode: ModeResult(mode, "timeout", message=f"no result after {timeout:.0f} s")}
         if out_path.exists():
-            result = json.loads(out_path.read_text())
-            result.setdefault("status", "ok")
-            return result
+            try:
+                return {m: ModeResult(**fields) for m, fields in json.loads(out_path.read_text()).items()}
+            except (ValueError, TypeError) as e:
+                return {mode: ModeResult(mode, "crashed", message=f"unreadable result from the child ({e})")}
         if returncode < 0:
             sig = signal.Signals(-returncode).name
             kind = "oom" if returncode == -signal.SIGKILL else "crashed"
-            return {"status": kind, "message": f"killed by {sig} (the kernel's OOM killer sends SIGKILL)"}
+            return {mode: ModeResult(mode, kind, message=f"killed by {sig} (the kernel's OOM killer sends SIGKILL)")}
         tail = " | ".join(err.strip().splitlines()[-3:])
-        return {"status": "crashed", "message": f"exit code {returncode}: {tail}"}
+        return {mode: ModeResult(mode, "crashed", message=f"exit code {returncode}: {tail}")}
 
 
 # Rough seconds to measure one compiled mode (cold + warm process) when no earlier record says:
@@ -90,71 +68,69 @@ def estimate_s(w: workloads.Workload, mode: str, previous: Record | None = None)
     return base * (3 if mode.startswith("max-autotune") else 1) * (0.5 if mode == "eager" else 1)
 
 
-def _eager_from(raw: dict) -> dict:
-    """The eager row: the samples taken beside the first compiled mode, its pre-compile memory."""
-    return {"status": "ok", "samples_s": raw["eager_samples_s"], "peak_memory_bytes": raw.get("eager_peak_memory_bytes"),
-            "memory_kind": raw.get("memory_kind"), "flops_per_call": raw.get("flops_per_call"),
-            "eager_bytes_per_call": raw.get("eager_bytes_per_call"),
-            "threads": raw.get("threads"), "timer_median_s": raw.get("eager_timer_median_s"),
-            "timer_harness_s": raw.get("eager_timer_harness_s"),
-            "message": f"timed in the {raw['mode']} process, interleaved with it"}
+def _cache_env(folder: str) -> dict:
+    return {"TORCHINDUCTOR_CACHE_DIR": folder, "TRITON_CACHE_DIR": os.path.join(folder, "triton")}
 
 
-def _result(mode: str, raw: dict, items: int, wall_s: float | None = None) -> ModeResult:
-    fields = {k: v for k, v in raw.items() if k in ModeResult.__dataclass_fields__ and k != "mode"}
-    result = ModeResult(**{"mode": mode, "status": "ok", **fields})
-    result.wall_s = wall_s
-    return result.finish(items)
-
-
-def _measure_compiled(w: workloads.Workload, args: dict, timeout: float, say: Progress) -> dict:
-    """Cold process (check + timing), then warm and, if asked, Mega-Cache processes."""
+def _measure_compiled(w: workloads.Workload, args: dict, timeout: float, say: Progress) -> dict[str, ModeResult]:
+    """Cold process (check + timing, eager beside it), then warm and, if asked, Mega-Cache processes."""
     name, mode = w.name, args["mode"]
     with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache, \
             tempfile.TemporaryDirectory(prefix="evc-mega-") as mega:
         # An empty cache makes the first call a cold compile; the second process reuses it.
-        env = {"TORCHINDUCTOR_CACHE_DIR": cache, "TRITON_CACHE_DIR": os.path.join(cache, "triton")}
         artifacts = os.path.join(mega, "artifacts.bin") if w.megacache and mode == "default" else None
         say(f"{name} · {mode}: cold compile, check, timing")
-        raw = _run_child({**args, "phase": "time", "artifacts": artifacts}, env, timeout)
-        raw["mode"] = mode
-        if raw.get("status", "ok") not in ("ok", "mismatch") or not w.extra.get("warm", True):
-            return raw
+        got = _run_child({**args, "phase": "time", "artifacts": artifacts}, _cache_env(cache), timeout)
+        result = got[mode]
+        if result.status not in ("ok", "mismatch") or not w.warm:
+            return got
         say(f"{name} · {mode}: warm compile (new process, cached)")
-        warm = _run_child({**args, "phase": "warm"}, env, timeout)
-        raw["compile_warm_s"] = warm.get("compile_warm_s")
-        raw["peak_memory_bytes"] = warm.get("peak_memory_bytes") or raw.get("peak_memory_bytes")
-        if warm.get("status", "ok") != "ok":
-            raw["message"] = (raw.get("message", "") + f" warm phase: {warm.get('message')}").strip()
+        warm = _run_child({**args, "phase": "warm"}, _cache_env(cache), timeout)[mode]
+        result.compile_warm_s = warm.compile_warm_s
+        result.peak_memory_bytes = warm.peak_memory_bytes or result.peak_memory_bytes
+        if warm.status != "ok":
+            result.message = (result.message + f" warm phase: {warm.message}").strip()
         if artifacts and os.path.exists(artifacts):
             say(f"{name} · {mode}: compile from Mega-Cache artifacts (new process, empty cache)")
             with tempfile.TemporaryDirectory(prefix="evc-inductor-") as empty:
-                env2 = {"TORCHINDUCTOR_CACHE_DIR": empty, "TRITON_CACHE_DIR": os.path.join(empty, "triton")}
-                got = _run_child({**args, "phase": "mega", "artifacts": artifacts}, env2, timeout)
-            raw["compile_mega_s"] = got.get("compile_mega_s")
-    return raw
+                mega_run = _run_child({**args, "phase": "mega", "artifacts": artifacts}, _cache_env(empty), timeout)
+            result.compile_mega_s = mega_run[mode].compile_mega_s
+    return got
+
+
+def _finish(result: ModeResult, items: int, wall_s: float | None = None) -> ModeResult:
+    result.wall_s = wall_s
+    return result.finish(items)
 
 
 def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float | None = None,
                  progress: Progress | None = None, device: str | None = None) -> ModeResult:
     """One mode alone, in its own processes (a compiled mode: cold, warm, Mega-Cache)."""
-    args = {"workload": w.name, "profile": profile, "device": device, "mode": mode,
-            "timer_check": bool(w.extra.get("timer_check"))}
+    args = {"workload": w.name, "profile": profile, "device": device, "mode": mode}
     limit, say, t0 = timeout or TIMING[profile]["timeout_s"], progress or (lambda msg: None), time.perf_counter()
     if mode == "eager":
         with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache:
-            raw = _run_child({**args, "phase": "time"}, {"TORCHINDUCTOR_CACHE_DIR": cache}, limit)
+            got = _run_child({**args, "phase": "time"}, {"TORCHINDUCTOR_CACHE_DIR": cache}, limit)
     else:
-        raw = _measure_compiled(w, args, limit, say)
-    return _result(mode, raw, w.items_per_call(profile), time.perf_counter() - t0)
+        got = _measure_compiled(w, args, limit, say)
+    return _finish(got[mode], w.items_per_call(profile), time.perf_counter() - t0)
 
 
 def planned_steps(w: workloads.Workload, modes) -> int:
     """Progress steps (processes) measuring `modes` takes: cold + warm per compiled mode, one for
     Mega-Cache, and one for eager only when no compiled mode times it alongside."""
     compiled = [m for m in modes if m != "eager"]
-    warm = bool(w.extra.get("warm", True))
-    return sum(1 + warm + (w.megacache and m == "default") for m in compiled) or 1
+    return sum(1 + w.warm + (w.megacache and m == "default") for m in compiled) or 1
+
+
+def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Record | None) -> str | None:
+    """Why `mode` is not measured now (a missing package, the time budget), or None."""
+    if w.unavailable():
+        return w.unavailable()
+    left = None if deadline is None else deadline - time.monotonic()
+    if left is not None and estimate_s(w, mode, previous) > left:
+        return f"time budget: {max(left, 0):.0f} s left, about {estimate_s(w, mode, previous):.0f} s needed"
+    return None
 
 
 def measure_workload(name: str, profile: str | None = None, modes: list[str] | None = None,
@@ -171,31 +147,24 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
     say = progress or (lambda msg: None)
     items = w.items_per_call(profile)
     results: dict[str, ModeResult] = {}
-    unavailable = w.unavailable()
-    base = {"workload": w.name, "profile": profile, "device": device,
-            "timer_check": bool(w.extra.get("timer_check"))}
     limit = timeout or TIMING[profile]["timeout_s"]
     for mode in [m for m in modes if m != "eager"]:
-        if unavailable:
-            results[mode] = ModeResult(mode=mode, status="skipped", message=unavailable)
+        why = _skip(w, mode, deadline, previous)
+        if why:
+            results[mode] = ModeResult(mode=mode, status="skipped", message=why)
+            say(f"{name} · {mode}: skipped ({why})")
             continue
         left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and estimate_s(w, mode, previous) > left:
-            results[mode] = ModeResult(mode=mode, status="skipped",
-                                       message=f"time budget: {max(left, 0):.0f} s left, about "
-                                               f"{estimate_s(w, mode, previous):.0f} s needed")
-            say(f"{name} · {mode}: skipped (time budget)")
-            continue
         t0 = time.perf_counter()
-        raw = _measure_compiled(w, {**base, "mode": mode}, min(limit, left) if left else limit, say)
-        results[mode] = _result(mode, raw, items, time.perf_counter() - t0)
-        if "eager" not in results and raw.get("eager_samples_s"):
-            results["eager"] = _result("eager", _eager_from(raw), items)
+        args = {"workload": w.name, "profile": profile, "device": device, "mode": mode}
+        got = _measure_compiled(w, args, min(limit, left) if left else limit, say)
+        results[mode] = _finish(got[mode], items, time.perf_counter() - t0)
+        if "eager" not in results and "eager" in got and got["eager"].samples_s:
+            results["eager"] = _finish(got["eager"], items)  # timed beside this mode, same process
     if "eager" not in results:
-        if unavailable:
-            results["eager"] = ModeResult(mode="eager", status="skipped", message=unavailable)
-        elif deadline is not None and deadline - time.monotonic() < estimate_s(w, "eager", previous):
-            results["eager"] = ModeResult(mode="eager", status="skipped", message="time budget")
+        why = _skip(w, "eager", deadline, previous)
+        if why:
+            results["eager"] = ModeResult(mode="eager", status="skipped", message=why)
         else:
             say(f"{name} · eager: timing")
             results["eager"] = measure_mode(w, profile, "eager", limit, device=device)
@@ -208,10 +177,6 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
         git_commit=machine.git_commit(),
         results=[results[m] for m in modes],
     )
-
-
-def remeasure_requested() -> bool:
-    return os.environ.get("EVC_REMEASURE", "").strip().lower() in ("1", "true", "yes")
 
 
 _ensured: dict[tuple, Record] = {}
@@ -252,14 +217,13 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
         return _ensured[key]
     # Only this torch release's folder is ever read for freshness or written: other releases are history.
     path = store.path_for(root, me["slug"], name, store.release(machine.versions()["torch"]))
-    force = force or remeasure_requested()
+    force = force or store.remeasure_requested()
     previous = None
     if path.exists() and not force:
         record = previous = records.load(path)
         why = records.staleness(record, me, machine.versions()["torch"], HARNESS_VERSION,
                                 w.spec_hash(profile), modes or w.modes[profile])
         if why is None:
-            COUNTS["reused"] += 1
             log.info("measurement of %s reused: %s is fresh for this machine", name, path)
             _ensured[key] = record
             return record
@@ -270,7 +234,6 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
                               deadline=deadline if deadline is not None else budget_deadline(),
                               device=device, previous=previous)
     store.save(record, root)
-    COUNTS["measured"] += 1
     _ensured[key] = record
     return record
 

@@ -8,14 +8,13 @@ records as measurements/<slug>/torch-<release>/machine_peaks.json with the same 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import machine, records, store
+from . import isolate, machine, records, store
 
 FILE = store.PEAKS_FILE
 VERSION = 1
@@ -80,22 +79,18 @@ def load(root: Path, slug: str, rel: str | None = None) -> dict | None:
 
 def ensure(root: Path | None = None, device_type: str | None = None, force: bool = False) -> dict:
     """This machine's peaks: reused when measured on the same machine and torch, else measured."""
-    from .measure import remeasure_requested, run_isolated
-
     root = Path(root or store.default_root())
     me, versions = machine.describe(), machine.versions()
     rel = store.release(versions["torch"])
     device_type = device_type or ("cuda" if me["gpus"] else "cpu")
     old = load(root, me["slug"], rel)
-    if (old and not (force or remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
+    if (old and not (force or store.remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
             and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type):
         return old
     store.check_writable(path(root, me["slug"], rel).parent)
     with tempfile.TemporaryDirectory(prefix="evc-peaks-") as tmp:
         out = Path(tmp) / "peaks.json"
-        pkg_parent = str(Path(__file__).resolve().parents[1])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [pkg_parent, os.environ.get("PYTHONPATH")]))}
-        code, _, err = run_isolated([sys.executable, "-m", "eager_vs_compiled.peaks", device_type, str(out)], env, 600)
+        code, _, err = isolate.module("eager_vs_compiled.peaks", [device_type, str(out)], None, 600)
         if code != 0 or not out.exists():
             raise RuntimeError(f"measuring this machine's peaks failed (exit {code}): {err.strip()[-500:]}")
         data = json.loads(out.read_text())

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+from datetime import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,8 +83,7 @@ class ModeResult:
             if self.flops_per_call:
                 self.tflops = self.flops_per_call / self.median_s / 1e12
             if self.first_call_s is not None:
-                # gpt-fast's convention: compile time = first call minus a steady-state call.
-                self.compile_cold_s = max(self.first_call_s - self.median_s, 0.0)
+                self.compile_cold_s = stats.compile_seconds(self.first_call_s, self.median_s)
         if self.samples_s and self.eager_samples_s:
             eager = self.eager_median_s
             self.speedup = eager / self.median_s
@@ -114,25 +114,62 @@ class Record:
         return json.dumps(dataclasses.asdict(self), indent=1, sort_keys=False, allow_nan=False) + "\n"
 
 
-def _check_result(path: Path, raw: dict) -> ModeResult:
-    names = {f.name for f in dataclasses.fields(ModeResult)}
-    unknown = set(raw) - names
-    if unknown or "mode" not in raw or "status" not in raw:
+# A record is input (it may come from anyone's fork): every field is checked for its type and range,
+# and the figures derived from the samples are computed again on load, never taken from the file.
+_NUMBER = "number"  # int or float (never bool), finite
+_RESULT_FIELDS = {
+    "mode": str, "status": str, "message": str, "samples_s": list, "eager_samples_s": list,
+    "median_s": _NUMBER, "iqr_s": _NUMBER, "n": int, "noisy": bool, "speedup": _NUMBER,
+    "first_call_s": _NUMBER, "compile_cold_s": _NUMBER, "compile_warm_s": _NUMBER, "compile_mega_s": _NUMBER,
+    "breakeven_iters": _NUMBER, "peak_memory_bytes": int, "memory_kind": str, "max_abs_err": _NUMBER,
+    "max_rel_err": _NUMBER, "throughput": _NUMBER, "threads": int, "flops_per_call": int,
+    "eager_bytes_per_call": int, "tflops": _NUMBER, "timer_median_s": _NUMBER, "timer_harness_s": _NUMBER,
+    "wall_s": _NUMBER,
+}
+_DERIVED = ("median_s", "iqr_s", "n", "noisy", "speedup", "throughput", "tflops", "compile_cold_s", "breakeven_iters")
+_RECORD_FIELDS = {"workload": str, "title": str, "profile": str, "device": str, "spec": dict, "spec_hash": str,
+                  "harness_version": int, "machine": dict, "versions": dict, "date": str, "git_commit": str,
+                  "results": list, "schema": int}
+MEMORY_KINDS = ("process_peak_rss", "cuda_max_allocated")
+
+
+def _bad_value(value, kind) -> str | None:
+    """Why `value` is not of `kind` (None is allowed everywhere but where the caller says)."""
+    if value is None:
+        return None
+    if kind is _NUMBER:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"{value!r} is not a number"
+        return None if math.isfinite(value) and value >= 0 else f"{value!r} is not a finite number >= 0"
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        return f"{value!r} is not an integer"
+    if kind is int and value < 0:
+        return f"{value!r} is negative"
+    if kind is not int and not isinstance(value, kind):
+        return f"{value!r} is not a {kind.__name__}"
+    return None
+
+
+def _check_result(path: Path, raw: dict, items: int) -> ModeResult:
+    unknown = set(raw) - set(_RESULT_FIELDS)
+    if unknown or not isinstance(raw.get("mode"), str) or not isinstance(raw.get("status"), str):
         raise RecordError(path, f"result has unknown or missing fields {sorted(unknown) or ['mode/status']}")
-    r = ModeResult(**raw)
-    if r.status not in STATUSES:
-        raise RecordError(path, f"mode {r.mode!r} has unknown status {r.status!r}")
-    for s in r.samples_s + r.eager_samples_s:
-        if not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
-            raise RecordError(path, f"mode {r.mode!r} has an invalid sample {s!r}")
-    if r.samples_s:
-        # The stored median must be the median of the stored samples: a hand-edited or
-        # truncated record would otherwise render a number nobody measured.
-        if r.median_s is None or not math.isclose(r.median_s, stats.median(r.samples_s), rel_tol=1e-9):
-            raise RecordError(path, f"mode {r.mode!r}: median_s does not match its samples")
-    elif r.status == "ok":
-        raise RecordError(path, f"mode {r.mode!r} is 'ok' but has no samples")
-    return r
+    mode = raw["mode"]
+    for name, kind in _RESULT_FIELDS.items():
+        why = _bad_value(raw.get(name), kind)
+        if why:
+            raise RecordError(path, f"mode {mode!r}: {name}: {why}")
+    if raw["status"] not in STATUSES:
+        raise RecordError(path, f"mode {mode!r} has unknown status {raw['status']!r}")
+    if raw.get("memory_kind") not in (None, *MEMORY_KINDS):
+        raise RecordError(path, f"mode {mode!r}: unknown memory_kind {raw['memory_kind']!r}")
+    for s in raw.get("samples_s", []) + raw.get("eager_samples_s", []):
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
+            raise RecordError(path, f"mode {mode!r} has an invalid sample {s!r}")
+    r = ModeResult(**{k: v for k, v in raw.items() if k not in _DERIVED})  # derived: computed below
+    if not r.samples_s and r.status == "ok":
+        raise RecordError(path, f"mode {mode!r} is 'ok' but has no samples")
+    return r.finish(items)
 
 
 def load(path: os.PathLike | str) -> Record:
@@ -143,16 +180,29 @@ def load(path: os.PathLike | str) -> Record:
         raise RecordError(path, f"cannot read JSON ({e})") from None
     if not isinstance(raw, dict):
         raise RecordError(path, "top level is not an object")
-    if raw.get("schema") != SCHEMA_VERSION:
-        raise RecordError(path, f"unknown schema version {raw.get('schema')!r} "
-                                f"(this harness reads {SCHEMA_VERSION})")
-    names = {f.name for f in dataclasses.fields(Record)}
-    missing = names - set(raw) - {"schema"}
-    if missing or set(raw) - names:
-        raise RecordError(path, f"missing fields {sorted(missing)}, unknown {sorted(set(raw) - names)}")
-    if not isinstance(raw["results"], list) or not all(isinstance(r, dict) for r in raw["results"]):
+    schema = raw.get("schema")
+    if schema != SCHEMA_VERSION:
+        newer = isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA_VERSION
+        raise RecordError(path, f"{'newer' if newer else 'unknown'} schema version {schema!r} (this harness "
+                                f"reads {SCHEMA_VERSION}" + ("; upgrade eager-vs-compiled to read it)" if newer else ")"))
+    missing = set(_RECORD_FIELDS) - set(raw) - {"schema"}
+    if missing or set(raw) - set(_RECORD_FIELDS):
+        raise RecordError(path, f"missing fields {sorted(missing)}, unknown {sorted(set(raw) - set(_RECORD_FIELDS))}")
+    for name, kind in _RECORD_FIELDS.items():
+        why = _bad_value(raw[name], kind) or (None if raw[name] is not None or name == "git_commit" else "null")
+        if why:
+            raise RecordError(path, f"{name}: {why}")
+    if not isinstance(raw["machine"].get("slug"), str) or not isinstance(raw["versions"].get("torch"), str):
+        raise RecordError(path, "machine.slug and versions.torch must be strings")
+    try:
+        datetime.fromisoformat(raw["date"])
+    except ValueError:
+        raise RecordError(path, f"date: {raw['date']!r} is not an ISO date") from None
+    if not all(isinstance(r, dict) for r in raw["results"]):
         raise RecordError(path, "'results' is not a list of objects")
-    raw["results"] = [_check_result(path, r) for r in raw["results"]]
+    sizes = raw["spec"].get("sizes") if isinstance(raw["spec"].get("sizes"), dict) else {}
+    items = sizes.get("batch", 1) if isinstance(sizes.get("batch", 1), int) and sizes.get("batch", 1) > 0 else 1
+    raw["results"] = [_check_result(path, r, items) for r in raw["results"]]
     return Record(**raw)
 
 

@@ -14,16 +14,14 @@ import re
 import sys
 import tempfile
 import time
-from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import machine
-from .measure import remeasure_requested, run_isolated
-from .store import write_atomic
+from . import captures, isolate
+from .store import remeasure_requested, write_atomic
 
 log = logging.getLogger("eager_vs_compiled")
-COUNTS: Counter = Counter()  # "ran" / "cached" / "skipped" in this process
 DEFAULT_TIMEOUT_S = 600
 _RAN_HERE: set[str] = set()  # cache entries written by this process
 
@@ -111,7 +109,6 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     stamp = {"date": time.strftime("%Y-%m-%d"), "machine": me["slug"], "torch": v["torch"]}
     missing = requirements(code) - ({"cuda"} if me["gpus"] else set())
     if missing:
-        COUNTS["skipped"] += 1
         return SnippetResult(str(path), code, None, "", "", 0.0, skipped=f"requires {', '.join(sorted(missing))}",
                              **stamp)
     cached = cache_dir() / f"{_key(code)}.json"
@@ -121,18 +118,32 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
         try:
             result = SnippetResult(**{**json.loads(cached.read_text()), "cached": True})
             result.stdout, result.stderr = relative_paths(result.stdout), relative_paths(result.stderr)
-            COUNTS["cached"] += 1
             log.info("snippet %s: cached result reused (unchanged since %s)", path, result.date)
             return result
         except (ValueError, TypeError):
             log.info("snippet %s: unreadable cache entry, re-running", path)
     log.info("snippet %s: running ...", path)
     result = _execute(path, code, timeout, stamp)
-    COUNTS["ran"] += 1
     if result.returncode == 0:
         _RAN_HERE.add(cached.name)
         write_atomic(cached, json.dumps({k: v for k, v in asdict(result).items() if k != "cached"}))
+        if requirements(code) and "expects" in headers(code) and expectation(result) is None:
+            # A symptom that needs special hardware, reproduced here: keep it for every later build.
+            captures.save(result, rel_path)
     return result
+
+
+def expectation(result: SnippetResult) -> str | None:
+    """Why a snippet that ran did not print what its `# expects:` header says, or None."""
+    head = headers(result.code)
+    if "expects" not in head or result.skipped:
+        return None
+    text = result.stdout.strip()
+    first = text.splitlines()[0] if text else ""
+    if re.match(head["expects"], first):
+        return None
+    return (f"snippet {result.path} no longer reproduces its symptom: its first line {first!r} "
+            f"does not match its '# expects: {head['expects']}' header")
 
 
 def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResult:
@@ -140,7 +151,7 @@ def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResul
     with tempfile.TemporaryDirectory(prefix="evc-snippet-") as cwd:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore::FutureWarning"}
         t0 = time.perf_counter()
-        code_, out, err = run_isolated([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
+        code_, out, err = isolate.run([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
         if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
         out, err = relative_paths(out, cwd), relative_paths(err, cwd)

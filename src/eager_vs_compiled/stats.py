@@ -42,6 +42,12 @@ def summarize(samples: list[float]) -> dict:
             "noisy": is_noisy(samples)}
 
 
+def compile_seconds(first_call_s: float, steady_s: float) -> float:
+    """Compile time as gpt-fast counts it: the first call minus a steady-state call (never negative).
+    The one formula for cold, warm and Mega-Cache compile times."""
+    return max(first_call_s - steady_s, 0.0)
+
+
 def breakeven_iterations(compile_s: float | None, eager_s: float, compiled_s: float) -> float | None:
     """Calls after which compiling has paid for itself; None when compiled is not faster."""
     if compile_s is None or compiled_s >= eager_s:

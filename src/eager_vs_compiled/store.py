@@ -28,6 +28,11 @@ def default_root() -> Path:
     return Path(os.environ.get("EVC_MEASUREMENTS", "measurements"))
 
 
+def remeasure_requested() -> bool:
+    """EVC_REMEASURE=1: measure and run everything again, fresh or not (records, peaks, snippets)."""
+    return os.environ.get("EVC_REMEASURE", "").strip().lower() in ("1", "true", "yes")
+
+
 def release(torch_version: str) -> str:
     """The public release of a torch version string: '2.15.0+cu132' -> '2.15.0'."""
     return torch_version.split("+", 1)[0].strip()

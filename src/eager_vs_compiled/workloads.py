@@ -15,10 +15,13 @@ import hashlib
 import importlib.util
 import inspect
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import torch
+
+from . import models
+from .models import Built
 
 PROFILES = ("cpu", "gpu")
 STEPS = ("inference", "training")
@@ -38,26 +41,6 @@ class WorkloadUnavailable(Exception):
     """The workload needs something this environment lacks (torchvision, a GPU): it is skipped."""
 
 
-@dataclass
-class Built:
-    """One instance of a workload: `call(*inputs)` runs a step and returns what is compared.
-
-    `model` is the module `torch.compile` wraps (None for a plain function, then `fn` is compiled);
-    `params` are the tensors whose gradients a training step is checked on.
-    """
-
-    call: Callable
-    inputs: tuple
-    model: torch.nn.Module | None = None
-    fn: Callable | None = None
-    compiled: Callable | None = None
-
-    def grads(self) -> list[torch.Tensor]:
-        if self.model is None:
-            return []
-        return [p.grad for p in self.model.parameters() if p.grad is not None]
-
-
 @dataclass(frozen=True)
 class Workload:
     name: str
@@ -74,7 +57,10 @@ class Workload:
     rtol: float | None = None  # max |compiled - eager| / max |eager|; None = the default for dtype/step
     megacache: bool = False  # also measure compile from Mega-Cache artifacts in a fresh process
     needs: tuple = ()  # python modules the builder imports (missing -> skipped)
-    extra: dict = field(default_factory=dict)  # facts for the pages (e.g. eager kernels per call)
+    # Harness switches: they change what is measured, so they are part of the spec and its hash.
+    warm: bool = True  # also measure the warm-cache compile in a second process
+    traffic: bool = False  # count the bytes an eager call reads and writes (pointwise, roofline)
+    timer_check: bool = False  # also time with torch.utils.benchmark.Timer, for the methodology page
 
     def __post_init__(self):
         assert self.step in STEPS and self.dtype in DTYPES and self.layout in LAYOUTS, self.name
@@ -96,7 +82,8 @@ class Workload:
         return {"name": self.name, "family": self.family, "profile": profile,
                 "sizes": self.sizes[profile], "modes": list(self.modes[profile]), "items": self.items,
                 "rtol": self.tolerance, "dtype": self.dtype, "layout": self.layout, "step": self.step,
-                "megacache": self.megacache,
+                "megacache": self.megacache, "warm": self.warm, "traffic": self.traffic,
+                "timer_check": self.timer_check,
                 "how": ("torch.no_grad(), model.eval()" if self.step == "inference" else
                         "model.train(); torch.compile(model), loss.backward() and SGD step in eager")
                 + ("; bfloat16 weights and inputs" if self.dtype == "bfloat16" and self.step == "inference"
@@ -105,7 +92,7 @@ class Workload:
 
     def spec_hash(self, profile: str) -> str:
         blob = (json.dumps(self.spec(profile), sort_keys=True) + inspect.getsource(self.builder)
-                + inspect.getsource(_instantiate))
+                + inspect.getsource(models.instantiate))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def items_per_call(self, profile: str) -> int:
@@ -123,107 +110,15 @@ class Workload:
             raise WorkloadUnavailable(why)
         torch.manual_seed(0)
         obj, inputs = self.builder(self.sizes[profile], device)
-        return _instantiate(self, obj, inputs, device)
-
-
-def _instantiate(w: Workload, obj, inputs: tuple, device: torch.device) -> Built:
-    """Wrap a builder's module/function into the step this workload measures."""
-    model = obj if isinstance(obj, torch.nn.Module) else None
-    low = torch.bfloat16 if w.dtype == "bfloat16" else None
-    memory_format = torch.channels_last if w.layout == "channels_last" else torch.contiguous_format
-    if model is not None:
-        model = model.to(device)
-        if w.layout == "channels_last":
-            model = model.to(memory_format=memory_format)
-            inputs = tuple(x.contiguous(memory_format=memory_format) if x.dim() == 4 else x for x in inputs)
-        if w.step == "inference" and low is not None:  # bf16 weights and inputs
-            model = model.to(low)
-            inputs = tuple(x.to(low) if x.is_floating_point() else x for x in inputs)
-    built = Built(call=None, inputs=inputs, model=model, fn=None if model is not None else obj)
-
-    def forward(*xs):
-        target = next(t for t in (built.compiled, built.model, built.fn) if t is not None)
-        return target(*xs)
-
-    if w.step == "inference":
-        def call(*xs):
-            with torch.no_grad():
-                return forward(*xs)
-        model is not None and model.eval()
-    else:
-        assert model is not None, f"{w.name}: a training step needs a module"
-        model.train()
-        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
-        torch.manual_seed(1)
-        first = inputs[0]
-        labels = torch.randint(0, 10, (first.shape[0],), device=device)
-
-        def call(*xs):
-            optimizer.zero_grad(set_to_none=True)
-            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=low is not None):
-                out = forward(*xs)
-                logits = out.flatten(1)[:, :10].float()
-                loss = torch.nn.functional.cross_entropy(logits, labels)
-            loss.backward()
-            optimizer.step()
-            return out.detach(), loss.detach()
-    built.call = call
-    return built
-
-
-# ----------------------------------------------------------------------------- builders
-def _tiny_op(sizes: dict, device: torch.device):
-    def add_one(x):
-        return x + 1  # one tiny kernel: the time per call is almost all overhead
-
-    return add_one, (torch.randn(sizes["numel"], device=device),)
-
-
-def _pointwise(sizes: dict, device: torch.device):
-    depth = sizes["depth"]
-
-    def chain(x):
-        # `depth` eager kernels, each reading and writing the whole tensor; inductor fuses the
-        # chain into one loop that reads x once and writes the result once.
-        for i in range(depth):
-            x = x * 0.999 if i % 3 == 0 else (x + 0.001 if i % 3 == 1 else torch.relu(x))
-        return x
-
-    return chain, (torch.randn(sizes["numel"], device=device),)
-
-
-def _mlp(sizes: dict, device: torch.device):
-    d, h = sizes["features"], sizes["hidden"]
-    model = torch.nn.Sequential(
-        torch.nn.Linear(d, h), torch.nn.GELU(),
-        torch.nn.Linear(h, h), torch.nn.GELU(),
-        torch.nn.Linear(h, d),
-    )
-    return model, (torch.randn(sizes["batch"], d, device=device),)
-
-
-def _transformer_block(sizes: dict, device: torch.device):
-    d = sizes["d_model"]
-    model = torch.nn.TransformerEncoderLayer(d, sizes["heads"], 4 * d, dropout=0.0, batch_first=True,
-                                             norm_first=True, activation="gelu")
-    return model, (torch.randn(sizes["batch"], sizes["seq"], d, device=device),)
-
-
-def _torchvision(sizes: dict, device: torch.device):
-    import torchvision
-
-    kwargs = {"image_size": sizes["image"]} if sizes["arch"].startswith("vit") else {}
-    model = getattr(torchvision.models, sizes["arch"])(weights=None, **kwargs)
-    x = torch.randn(sizes["batch"], 3, sizes["image"], sizes["image"], device=device)
-    return model, (x,)
+        return models.instantiate(self, obj, inputs, device)
 
 
 # ----------------------------------------------------------------------------- the suite
-_NO_GPU_CG = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+ALL_MODES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
 
 def _vision(arch: str, step: str, dtype: str, layout: str, cpu: dict | None, gpu: dict,
-            cpu_modes=("eager", "default"), gpu_modes=_NO_GPU_CG, **kw) -> Workload:
+            cpu_modes=("eager", "default"), gpu_modes=ALL_MODES, **kw) -> Workload:
     short = {"float32": "fp32", "bfloat16": "bf16"}[dtype]
     name = f"{arch}_{'train' if step == 'training' else 'infer'}_{short}" + ("_cl" if layout == "channels_last" else "")
     pretty = {"resnet18": "ResNet-18", "resnet50": "ResNet-50", "vit_b_16": "ViT-B/16"}[arch]
@@ -236,10 +131,10 @@ def _vision(arch: str, step: str, dtype: str, layout: str, cpu: dict | None, gpu
     if cpu:
         modes["cpu"] = cpu_modes
     if arch == "resnet50":  # its eager traffic places it on the roofline of the best-recipe page
-        kw["extra"] = {**kw.get("extra", {}), "traffic": True}
+        kw["traffic"] = True
     return Workload(name=name, family="vit" if arch.startswith("vit") else "resnet", title=title,
                     about=f"torchvision {arch}, random weights, {sizes['gpu']['image']}×{sizes['gpu']['image']} images.",
-                    builder=_torchvision, sizes=sizes, modes=modes, items="images", step=step,
+                    builder=models.vision_model, sizes=sizes, modes=modes, items="images", step=step,
                     dtype=dtype, layout=layout, needs=("torchvision",), **kw)
 
 
@@ -247,44 +142,48 @@ BLOCK_SIZES = {"cpu": {"batch": 8, "seq": 128, "d_model": 512, "heads": 8},
                "gpu": {"batch": 64, "seq": 512, "d_model": 1024, "heads": 16}}
 
 
-def _suite() -> list[Workload]:
+def _overhead_and_pointwise() -> list[Workload]:
     suite = [
         Workload(
             name="tiny_op", family="overhead", title="One tiny op per call",
             about="`x + 1` on a one-element tensor: the time per call is the framework's overhead.",
-            builder=_tiny_op, sizes={"cpu": {"numel": 1}, "gpu": {"numel": 1}},
+            builder=models.tiny_op, sizes={"cpu": {"numel": 1}, "gpu": {"numel": 1}},
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default", "reduce-overhead")},
-            rtol=1e-6, extra={"timer_check": True}),
+            rtol=1e-6, timer_check=True),
     ]
     for depth in (1, 2, 4, 8, 16, 32):
         suite.append(Workload(
             name=f"pointwise_{depth:02d}", family="pointwise", title=f"Pointwise chain, N = {depth}",
             about=f"{depth} elementwise op(s) (multiply, add, relu in turn) on one large float32 tensor.",
-            builder=_pointwise, sizes={"cpu": {"numel": 2**22, "depth": depth},
+            builder=models.pointwise, sizes={"cpu": {"numel": 2**22, "depth": depth},
                                        "gpu": {"numel": 2**28, "depth": depth}},
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default")},
-            items="tensors", rtol=1e-5, extra={"eager_kernels": depth, "warm": False, "traffic": True, "timer_check": depth == 16}))
-    suite += [
+            items="tensors", rtol=1e-5, warm=False, traffic=True, timer_check=depth == 16))
+    return suite
+
+
+def _dense() -> list[Workload]:
+    return [
         Workload(
             name="mlp", family="mlp-transformer", title="MLP inference",
             about="Three linear layers with GELU, float32, a batch of vectors.",
-            builder=_mlp,
+            builder=models.mlp,
             sizes={"cpu": {"batch": 64, "features": 512, "hidden": 1024},
                    "gpu": {"batch": 4096, "features": 1024, "hidden": 4096}},
             modes={"cpu": ("eager", "default", "max-autotune"),
                    "gpu": ("eager", "default", "max-autotune", "max-autotune-no-cudagraphs")},
-            items="samples", extra={"timer_check": True}),
+            items="samples", timer_check=True),
         Workload(
             name="mlp_train", family="mlp-transformer", title="MLP training step",
             about="The same MLP: forward, cross-entropy, backward and an SGD step.",
-            builder=_mlp,
+            builder=models.mlp,
             sizes={"gpu": {"batch": 4096, "features": 1024, "hidden": 4096}},
             modes={"gpu": ("eager", "default", "max-autotune-no-cudagraphs")},
             items="samples", step="training"),
         Workload(
             name="transformer_block", family="mlp-transformer", title="Transformer encoder block inference",
             about="One pre-norm `nn.TransformerEncoderLayer` (self-attention + GELU MLP), float32.",
-            builder=_transformer_block,
+            builder=models.transformer_block,
             sizes=BLOCK_SIZES,
             modes={"cpu": ("eager", "default"),
                    "gpu": ("eager", "default", "reduce-overhead", "max-autotune-no-cudagraphs")},
@@ -292,13 +191,16 @@ def _suite() -> list[Workload]:
         Workload(
             name="transformer_block_train", family="mlp-transformer", title="Transformer encoder block training step",
             about="The same block: forward, loss, backward and an SGD step.",
-            builder=_transformer_block,
+            builder=models.transformer_block,
             sizes=BLOCK_SIZES,
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default", "max-autotune-no-cudagraphs")},
             items="sequences", step="training"),
     ]
+
+
+def _vision_suite() -> list[Workload]:
     small, big = {"batch": 4, "image": 224}, {"batch": 256, "image": 224}
-    suite += [
+    return [
         _vision("resnet18", "inference", "float32", "contiguous", None, big),
         _vision("resnet50", "inference", "float32", "contiguous", small, big, megacache=True,
                 cpu_modes=("eager", "default", "max-autotune")),
@@ -320,10 +222,9 @@ def _suite() -> list[Workload]:
         _vision("vit_b_16", "training", "bfloat16", "contiguous", None, {"batch": 64, "image": 224},
                 gpu_modes=("eager", "default")),
     ]
-    return suite
 
 
-WORKLOADS: dict[str, Workload] = {w.name: w for w in _suite()}
+WORKLOADS: dict[str, Workload] = {w.name: w for w in _overhead_and_pointwise() + _dense() + _vision_suite()}
 
 
 def get(name: str) -> Workload:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import charts, machine, measure, records, stats, store, workloads
+from .. import machine, measure, records, stats, store, workloads
 from ..records import ModeResult, Record
-from ..render import _shown_record, fmt_bytes, fmt_time
+from . import charts
+from .provenance import fmt_bytes, fmt_time, shown
 
 
 @dataclass
@@ -42,9 +43,6 @@ def collect(root=None) -> list[Machine]:
         by_release = {rel: recs for rel, recs in by_release.items() if recs}
         if not by_release:
             continue
-        for recs in by_release.values():
-            for rec in recs.values():
-                _shown_record(rec)
         rels = sorted(by_release, key=store.release_key)
         out.append(Machine(slug, rels, by_release, mine if slug == me else None))
     return out
@@ -99,13 +97,13 @@ def _median_dist(rec, r, key):
 def _with_interval(point: float, dist: list[float], unit) -> str:
     """'366 ms (358–372)': the interval in the point's own unit, written once."""
     lo, hi = stats.percentile_interval(dist)
-    shown = unit(point)
-    number, _, suffix = shown.partition(" ") if " " in shown else (shown.rstrip("×"), "", "×")
+    text = unit(point)
+    number, _, suffix = text.partition(" ") if " " in text else (text.rstrip("×"), "", "×")
     scale = point / float(number) if float(number) else 1.0
     def same(v):
         v /= scale
         return f"{v:.3g}" if v < 100 else f"{v:.0f}"
-    return f"{shown} ({same(lo)}–{same(hi)})"
+    return f"{text} ({same(lo)}–{same(hi)})"
 
 
 def _pct(ratio: float) -> str:
@@ -212,7 +210,7 @@ def provenance(m: Machine) -> str:
         pythons = ", ".join(sorted({r.versions.get("python", "?") for r in recs}))
         dates = sorted({r.date[:10] for r in recs})
         when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
-        role = "this build (measured or checked fresh now)" if rel == m.mine else "history (as committed)"
+        role = "this build" if rel == m.mine else "history"
         lines.append(f"| {rel} | {builds} | {harness} | {pythons} | {when} | {len(recs)} | {role} |")
     return "\n".join(lines) + "\n"
 
@@ -233,8 +231,9 @@ def speedup_chart(m: Machine) -> str:
         series[f"torch {rel}"] = vals
     label = machine.label(next(iter(m.all())).machine)
     return charts.grouped_bars([f"{w} · {mode}" for w, mode in rows], series,
-                               f"Speedup of torch.compile over eager per torch release on {label}",
-                               "speedup vs eager (×), 95% interval; dashed line: eager", f"releases-{m.slug}")
+                               f"Speedup of torch.compile over eager per torch release on {label}; whiskers: "
+                               f"95% interval; dashed line: as fast as eager",
+                               "speedup vs eager (×)", f"releases-{m.slug}")
 
 
 def compare(root=None) -> str:
@@ -249,7 +248,9 @@ def compare(root=None) -> str:
     for m in several:
         label = machine.label(next(iter(m.all())).machine)
         floor = noise_floor(m.all())
-        out.append(f"## {label} (`{m.slug}`)\n\n{provenance(m)}{{: .evc-provenance }}\n")
+        out.append(f"## {label} (`{m.slug}`)\n\nWho measured each release (*this build*: measured or "
+                   f"checked fresh by this build; *history*: shown as committed):\n\n{provenance(m)}"
+                   + "".join(shown(r) for r in m.all()))
         out.append(speedup_chart(m))
         out.append(f"A change between releases is called one only when its 95% interval lies wholly "
                    f"outside ±{floor:.0%}: the largest difference this machine showed between two "
@@ -282,5 +283,6 @@ def summary(root=None) -> str:
             lines.append(f"- **{metric.title}**: {len(real)} of {len(changes)} comparisons changed beyond "
                          f"the noise; the largest: {top}.")
         out.append(f"On **{machine.label(next(iter(m.all())).machine)}** (`{m.slug}`), torch "
-                   f"{m.releases[-1]} against {m.releases[-2]}:\n\n" + "\n".join(lines) + "\n")
+                   f"{m.releases[-1]} against {m.releases[-2]}:\n\n" + "\n".join(lines) + "\n"
+                   + "".join(shown(r) for r in m.all()))
     return "\n".join(out) or "No machine has records of two torch releases yet.\n"

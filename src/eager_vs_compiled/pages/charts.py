@@ -155,7 +155,7 @@ def grouped_bars(rows: list[str], series: dict[str, list[tuple[float, float, flo
     names = list(series)
     k = max(len(names), 1)
     height = 0.8 / k
-    with _figure(salt, 6.4, (0.3 + 0.22 * k) * len(rows) + 1.6) as (fig, ax):
+    with _figure(salt, 7.2, (0.3 + 0.24 * k) * len(rows) + 1.6) as (fig, ax):
         ys = list(range(len(rows)))[::-1]
         points = [v[0] for vals in series.values() for v in vals if v]
         lows = [v[1] for vals in series.values() for v in vals if v]
@@ -175,12 +175,19 @@ def grouped_bars(rows: list[str], series: dict[str, list[tuple[float, float, flo
                 ax.errorbar([point], [y], xerr=[[max(point - lo, 0)], [max(hi - point, 0)]], fmt="none",
                             ecolor=INK, capsize=2, linewidth=1)
                 labelled = True
-                ax.text(hi, y, f" {point:.2f}", va="center", fontsize=8)
+                ax.text(hi, y, f" {point:.2f}", va="center", fontsize=9)
         if baseline is not None:
             ax.axvline(baseline, color=INK, linewidth=1, linestyle="--")
         if log:
+            from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
+
             ax.set_xscale("log")
-            ax.set_xlim(left, max(points) * 2)
+            ax.set_xlim(left, max(points) * 2.5)
+            ticks = [t for t in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200) if left <= t <= max(points) * 2.5]
+            ax.xaxis.set_major_locator(FixedLocator(ticks))
+            ax.xaxis.set_minor_locator(NullLocator())
+            ax.xaxis.set_minor_formatter(NullFormatter())
+            ax.set_xticklabels([f"{t:g}" for t in ticks])
         else:
             ax.set_xlim(0, max(points + [baseline or 0]) * 1.25 if points else 1)
         ax.set_yticks(ys, rows)

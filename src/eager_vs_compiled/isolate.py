@@ -1,0 +1,48 @@
+"""Fresh processes: the one way the harness, the peaks and the snippet runner start a child.
+
+Each child runs in a session (process group) of its own, so that on a timeout, or when this
+process is interrupted, the child and everything it started (inductor's compile workers) are
+killed together. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])  # what `-m eager_vs_compiled.x` needs on the path
+
+
+def run(cmd: list[str], env: dict, timeout: float, cwd: str | None = None) -> tuple[int | None, str, str]:
+    """Run `cmd`: (returncode, or None on timeout, stdout, stderr)."""
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return proc.returncode, out, err
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        out, err = proc.communicate()
+        return None, out, err
+    except BaseException:  # Ctrl-C or a termination signal in this process: the child goes too
+        _kill_group(proc)
+        proc.communicate()
+        raise
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def module(name: str, args: list[str], env: dict | None, timeout: float,
+           cwd: str | None = None) -> tuple[int | None, str, str]:
+    """`python -m <name> ARGS` with this interpreter, this package importable (no install needed)."""
+    env = {**os.environ, **(env or {})}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")]))
+    return run([sys.executable, "-m", name, *args], env, timeout, cwd)

@@ -1,0 +1,168 @@
+"""The benchmark pages: each workload's tables, the overview charts, compile times, the pointwise sweep.
+
+Everything here renders records: this machine's (measured now when missing or stale, for the
+installed torch release) and the committed records of other machines; nothing is typed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .. import machine, measure, store, workloads
+from . import charts
+from ..records import Record
+from .provenance import breakeven, best, fmt_bytes, fmt_time, ok, record_line, stamp, tab, tab_label, this_machine
+from .tables import table
+
+PAGE = {f: f"{f}.md" for f in workloads.FAMILIES}
+
+
+def records_by_machine(names: list[str]) -> dict[str, list[Record]]:
+    """slug -> records of `names` (this machine first, measured now if in its profile)."""
+    me, profile = this_machine(), workloads.default_profile()
+    out: dict[str, list[Record]] = defaultdict(list)
+    for name in names:
+        if workloads.get(name).in_profile(profile):
+            out[me].append(measure.ensure_record(name))
+        for rec in store.records_for(name):
+            if rec.machine.get("slug") != me:
+                out[rec.machine["slug"]].append(rec)
+    return dict(sorted(out.items(), key=lambda kv: kv[0] != me))
+
+
+def workload(name: str) -> str:
+    """The section for one workload: every machine's table, each in its tab (this machine first).
+
+    A workload outside this machine's profile shows the committed records of other machines, or
+    says none exist yet."""
+    w = workloads.get(name)
+    by_machine = records_by_machine([name])
+    if not by_machine:
+        profiles = " and ".join(p for p in workloads.PROFILES if w.in_profile(p))
+        return (f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
+                f"machine has committed a record of it yet (`python -m eager_vs_compiled measure "
+                f"--profile gpu` writes one; see [add your machine](add-your-machine.md)).\n")
+    return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]))
+                     for slug, recs in by_machine.items())
+
+
+def history_note(rec: Record) -> str:
+    """Other torch releases this machine measured the workload with, kept as history."""
+    slug, shown_rel = rec.machine.get("slug", ""), store.release(rec.versions.get("torch", ""))
+    older = [rel for rel in store.releases(None, slug) if rel != shown_rel
+             and store.path_for(store.default_root(), slug, rec.workload, rel).exists()]
+    if not older:
+        return ""
+    return (f"\nThis machine also measured it with torch {', '.join(older)}, kept as history: "
+            "[torch releases compared](releases.md).\n")
+
+
+def family(name: str) -> str:
+    """Every workload of a family: a heading, what it measures, one tab per machine."""
+    return "\n".join(f"## {w.title}\n\n{w.about} Workload `{w.name}`.\n\n{workload(w.name)}\n"
+                     for w in workloads.family(name))
+
+
+def overview_speedups() -> str:
+    """Speedup bars per workload and mode, one tab per machine."""
+    out = []
+    for slug, recs in records_by_machine(list(workloads.WORKLOADS)).items():
+        rows = [(f"{r.workload} · {m.mode}", m.speedup if ok(m) else None)
+                for r in recs for m in r.results if m.mode != "eager" and m.status != "skipped"]
+        chart = charts.bars(rows, f"Speedup of torch.compile over eager, every workload, on {machine.label(recs[0].machine)}",
+                            "speedup vs eager (×), same process; dashed line: eager", f"overview-{slug}")
+        out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))
+    return "\n".join(out)
+
+
+def overview_memory() -> str:
+    """Peak memory of eager beside the fastest compiled mode, one tab per machine."""
+    out = []
+    for slug, recs in records_by_machine(list(workloads.WORKLOADS)).items():
+        rows = []
+        for r in recs:
+            eager, fastest = r.result("eager"), best(r)
+            if eager and fastest and eager.peak_memory_bytes and fastest.peak_memory_bytes:
+                rows.append((f"{r.workload} ({fastest.mode})", eager.peak_memory_bytes / 2**20,
+                             fastest.peak_memory_bytes / 2**20))
+        kind = {m.memory_kind for r in recs for m in r.results if m.memory_kind}
+        what = "process peak RSS" if kind == {"process_peak_rss"} else "peak CUDA memory allocated"
+        chart = charts.paired_bars(rows, f"Peak memory, eager vs fastest compiled mode ({what}, MiB), on "
+                                   f"{machine.label(recs[0].machine)}", f"MiB ({what})", f"memory-{slug}")
+        out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))
+    return "\n".join(out)
+
+
+def amortisation(name: str, mode: str = "default") -> str:
+    """Cumulative time of eager and of a compiled mode, cold compile first: where they cross."""
+    out = []
+    for slug, recs in records_by_machine([name]).items():
+        rec = recs[0]
+        r = rec.result(mode)
+        if not ok(r) or r.compile_cold_s is None:
+            out.append(tab(tab_label(slug, recs), f"`{mode}` was not measured here ({r.status if r else 'absent'})."))
+            continue
+        chart = charts.amortisation(r.eager_median_s, r.median_s, r.compile_cold_s, r.breakeven_iters,
+                                    f"{rec.title}: cumulative time of eager vs `{mode}` (cold compile first) on "
+                                    f"{machine.label(rec.machine)}", f"amortise-{name}-{mode}-{slug}")
+        crossing = (f"they cross after **{breakeven(r)}**" if r.breakeven_iters
+                    else "the compiled line never catches up: compiled is not faster here")
+        text = (f"Eager {fmt_time(r.eager_median_s)} per call; `{mode}` {fmt_time(r.median_s)} per call after a "
+                f"{fmt_time(r.compile_cold_s)} cold compile ({fmt_time(r.compile_warm_s)} with a warm cache): {crossing}.")
+        out.append(tab(tab_label(slug, recs), chart + "\n" + text + "\n\n" + record_line(rec)))
+    return "\n".join(out)
+
+
+def compile_times() -> str:
+    """Cold / warm / Mega-Cache compile time of every compiled mode, this machine and others."""
+    out = []
+    for slug, recs in records_by_machine(list(workloads.WORKLOADS)).items():
+        lines = ["| Workload | Mode | Cold cache | Warm cache | Mega-Cache artifacts | Break-even |",
+                 "|---|---|---|---|---|---|"]
+        for r in recs:
+            for m in r.results:
+                if m.mode != "eager" and ok(m):
+                    lines.append(f"| {r.title} | `{m.mode}` | {fmt_time(m.compile_cold_s)} | "
+                                 f"{fmt_time(m.compile_warm_s)} | {fmt_time(m.compile_mega_s)} | {breakeven(m)} |")
+        out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + stamp(recs)))
+    return "\n".join(out)
+
+
+def _pointwise_row(r: Record, eager_pts: list, comp_pts: list) -> str:
+    n, numel = r.spec["sizes"]["depth"], r.spec["sizes"]["numel"]
+    c = r.result("default")
+    e_s = c.eager_median_s if ok(c) else None
+    eager_bytes = next((m.eager_bytes_per_call for m in r.results if m.eager_bytes_per_call), None)
+    fused = 2 * numel * 4  # read the input once, write the result once (float32)
+    if e_s:
+        eager_pts.append((n, e_s * 1e3))
+    if ok(c):
+        comp_pts.append((n, c.median_s * 1e3))
+
+    def gbs(b, s):
+        return f"{b / s / 1e9:.1f}" if b and s else "—"
+
+    comp_s = c.median_s if ok(c) else None
+    return (f"| {n} | {fmt_time(e_s)} | {fmt_bytes(eager_bytes)} | {gbs(eager_bytes, e_s)} | "
+            f"{fmt_time(comp_s)} | {fmt_bytes(fused)} | {gbs(fused, comp_s)} | "
+            f"{f'{c.speedup:.2f}×' if ok(c) else (c.status if c else '—')} |")
+
+
+def pointwise() -> str:
+    """Time per call and effective bandwidth against the chain length N."""
+    from . import recipe
+
+    names = [w.name for w in workloads.family("pointwise")]
+    out = []
+    for slug, recs in records_by_machine(names).items():
+        eager_pts, comp_pts = [], []
+        lines = ["| N (eager kernels) | Eager time | Eager traffic | Eager GB/s | Compiled time | "
+                 "Fused traffic (read + write once) | Compiled GB/s | Speedup |", "|---|---|---|---|---|---|---|---|"]
+        lines += [_pointwise_row(r, eager_pts, comp_pts) for r in sorted(recs, key=lambda r: r.spec["sizes"]["depth"])]
+        chart = charts.lines({"eager": eager_pts, "compiled (default)": comp_pts},
+                             f"Time per call vs chain length on {machine.label(recs[0].machine)}",
+                             "N, elementwise ops in the chain", "ms per call", f"pointwise-{slug}")
+        roof = recipe.roof(slug)
+        bw = f"This machine's measured copy bandwidth: **{roof['copy_gb_s']:.1f} GB/s**. " if roof else ""
+        out.append(tab(tab_label(slug, recs), chart + "\n" + "\n".join(lines) + "\n\n" + bw + stamp(recs)))
+    return "\n".join(out)

@@ -1,0 +1,41 @@
+"""Snippets on the pages: a snippet's exact text and what it printed, and the index of them all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import snippets
+from .provenance import cell, shown_run
+
+
+def snippet(rel_path: str) -> str:
+    """A snippet's exact text as a code block, then what it printed when this build ran it."""
+    result = snippets.check(snippets.run(rel_path))
+    code = result.code if result.code.endswith("\n") else result.code + "\n"
+    out = [f'````python title="snippets/{rel_path}"\n{code}````\n']
+    if result.skipped:
+        out.append(f'!!! note "Not run on this machine"\n    This snippet {result.skipped}; '
+                   f"this build ran on {result.machine} (torch {result.torch}).\n")
+        return "\n".join(out) + shown_run(result)
+    when = "cached from a run on" if result.cached else "ran on"
+    printed = result.stdout.rstrip() or "(no output)"
+    out.append(f"Output — {when} {result.date}, `{result.machine}`, torch {result.torch}, "
+               f"in {result.duration_s:.1f} s:\n{{: .evc-run }}\n")
+    out.append(f"````text\n{printed}\n````\n")
+    return "\n".join(out) + shown_run(result)
+
+
+def snippet_index() -> str:
+    """Every snippet file, what it shows, and where this build ran it."""
+    lines = ["| Snippet | What it shows | Ran on |", "|---|---|---|"]
+    marks = []
+    for path in sorted(Path(snippets.root()).rglob("*.py")):
+        rel = path.relative_to(snippets.root()).as_posix()
+        body = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
+        first = next((ln.strip().strip('"') for ln in body if ln.strip()), "")
+        result = snippets.check(snippets.run(rel))  # cached when its page already ran it
+        marks.append(shown_run(result))
+        ran = (f"not run: {result.skipped}" if result.skipped else
+               f"`{result.machine}`, torch {result.torch}, {result.date}")
+        lines.append(f"| `{rel}` | {cell(first)} | {ran} |")
+    return "\n".join(lines) + "\n" + "".join(marks)

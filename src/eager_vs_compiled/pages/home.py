@@ -1,0 +1,38 @@
+"""The home page: the answer on this machine in one table and one chart."""
+
+from __future__ import annotations
+
+from .. import machine, measure
+from . import charts
+from .provenance import best, breakeven, fmt_time, machine_words, shown, span
+
+
+def headline(names: list[str]) -> str:
+    """A compact table: the best compiled speedup per workload on this machine."""
+    lines = ["| Workload | Eager (same process) | Best compiled | Speedup | Compile (cold) | Break-even |",
+             "|---|---|---|---|---|---|"]
+    recs = [measure.ensure_record(name) for name in names]
+    for rec in recs:
+        fastest = best(rec)
+        if fastest is None:
+            lines.append(f"| {rec.title} | — | no compiled mode finished | — | — | — |")
+            continue
+        lines.append(f"| {rec.title} | {fmt_time(fastest.eager_median_s)} | `{fastest.mode}` "
+                     f"{fmt_time(fastest.median_s)} | **{fastest.speedup:.2f}×** | "
+                     f"{fmt_time(fastest.compile_cold_s)} | {breakeven(fastest)} |")
+    when, _ = span(recs)
+    v = recs[0].versions
+    note = (f"Measured on {machine_words(recs[0].machine)} · {when} · torch {v.get('torch')} · Python "
+            f"{v.get('python')} · sizes and sample counts per workload on the "
+            f"[benchmark page](benchmarks/index.md)\n{{: .evc-provenance }}\n")
+    return "\n".join(lines) + "\n\n" + note + "".join(shown(r) for r in recs)
+
+
+def speedup_chart(names: list[str]) -> str:
+    """Inline SVG: speedup vs eager per workload and compiled mode on this machine."""
+    recs = [measure.ensure_record(n) for n in names]
+    rows = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None)
+            for r in recs for m in r.results if m.mode != "eager"]
+    title = f"Speedup of torch.compile over eager on {machine.label(recs[0].machine)}"
+    return charts.bars(rows, title, "speedup vs eager (×); dashed line: eager",
+                       "speedups-" + "-".join(names)) + "".join(shown(r) for r in recs)

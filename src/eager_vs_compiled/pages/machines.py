@@ -1,0 +1,105 @@
+"""The machines: which ones measured what (the add-your-machine page), the fields of a record, and
+this build's own machine in words, so that no page types a sentence about the hardware it ran on."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from .. import machine, peaks, records, store, workloads
+from .provenance import ok, span, this_machine
+
+
+def build_machine() -> str:
+    """This build's machine in words, from its machine facts: 'Intel Xeon, 2 cores (`slug`), with no
+    CUDA GPU' or '..., with 1 CUDA GPU (NVIDIA H200)'."""
+    me = machine.describe()
+    gpus = me.get("gpus") or []
+    has = (f"{len(gpus)} CUDA GPU{'s' if len(gpus) > 1 else ''} ({', '.join(g['name'] for g in gpus)})"
+           if gpus else "no CUDA GPU")
+    return f"**{me['cpu']}, {me['cores']} cores** (`{me['slug']}`), with {has}"
+
+
+def needs_gpu(what: str, evidence: tuple = ()) -> str:
+    """On a build with a CUDA GPU, the evidence line (claims.evidence(*evidence)); elsewhere a note
+    that `what` needs one, naming this build's machine."""
+    if machine.describe().get("gpus"):
+        from .claims import evidence as line
+
+        return line(*evidence) if evidence else ""
+    return (f'!!! note "Needs a CUDA GPU"\n    {what[0].upper() + what[1:]} needs a CUDA GPU. This build ran on '
+            f"{build_machine()}, so it is not measured on this page; a build on a machine with one "
+            f"measures it ([add your machine](../benchmarks/add-your-machine.md)).\n")
+
+
+def machines() -> str:
+    """Every machine and torch release under measurements/: who measured what, when.
+
+    Reads the committed folders as they are (this machine's included, as far as it is measured).
+    """
+    root = store.default_root()
+    me = this_machine()
+    mine = store.release(machine.versions()["torch"])
+    lines = ["| machine | folder | profile | workloads measured | dates | torch | files |",
+             "|---|---|---|---|---|---|---|"]
+    for slug in sorted(store.machines(root), key=lambda s: (s != me, s)):
+        for rel in reversed(store.releases(root, slug)):
+            recs = [records.load(store.path_for(root, slug, n, rel)) for n in store.workload_names(root, slug, rel)]
+            if not recs:
+                continue
+            planned = len(workloads.in_profile(recs[0].profile))
+            done = sum(1 for r in recs if any(ok(m) for m in r.results if m.mode != "eager"))
+            when, torch_v = span(recs)
+            extra = f" + `{peaks.FILE}`" if peaks.load(root, slug, rel) else ""
+            tag = ""
+            if slug == me:
+                tag = " (this build's machine and torch)" if rel == mine else " (this build's machine; history)"
+            folder = store.release_dir(root, slug, rel).relative_to(root).as_posix()
+            lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
+                         f"{done} of {planned} with a compiled result | {when} | {torch_v} | "
+                         f"{len(recs)} records{extra} |")
+    if len(lines) == 2:
+        return "No machine has committed records yet.\n"
+    return "\n".join(lines) + "\n"
+
+
+def _raw(value, nested: bool = False) -> str:
+    """A field's value as the JSON file holds it, shortened: samples by count, floats to 4 digits."""
+    if isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value):
+        return f"{len(value)} values"
+    if isinstance(value, list):
+        return "[" + ", ".join(_raw(v, True) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k}: {_raw(v, True)}" for k, v in value.items())
+        return "{" + inner + "}" if nested else inner
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if value is None or value == "":
+        return "null" if value is None else '""'
+    return str(value).replace("|", "\\|")
+
+
+def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -> str:
+    """Every field of one committed record, as the file holds it, with one compiled mode's results.
+
+    The rows come from the record's own fields, so a field added to the schema appears here too.
+    """
+    recs = store.records_for(name)
+    if not recs:
+        return f"No committed record of `{name}` yet.\n"
+    slug = slug or this_machine()  # this build's machine where it has one, else the first
+    rec = next((r for r in recs if r.machine.get("slug") == slug), recs[0])
+    res = next((m for m in rec.results if m.mode != "eager" and ok(m)), rec.results[0])
+    where = store.release_dir(Path(), rec.machine.get("slug", "?"), store.release(rec.versions["torch"]))
+    out = [f"`{where.as_posix()}/{name}.json` (units as stored: seconds, bytes):\n",
+           "| field | value in this record |", "|---|---|"]
+    for f in dataclasses.fields(rec):
+        value = getattr(rec, f.name)
+        if f.name == "results":
+            out.append("| `results` | one entry per mode: " + ", ".join(f"`{m.mode}`" for m in value) + " |")
+        else:
+            out.append(f"| `{f.name}` | {_raw(value)} |")
+    out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]
+    return "\n".join(out) + "\n"

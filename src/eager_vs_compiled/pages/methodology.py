@@ -1,0 +1,44 @@
+"""The methodology page: the harness's own settings, and its agreement with torch.utils.benchmark."""
+
+from __future__ import annotations
+
+from .. import measure, stats, timing, workloads
+from .benchmarks import records_by_machine
+from .provenance import fmt_time, ok, stamp, tab, tab_label
+
+TIMER_AGREEMENT = 0.05  # harness median vs Timer.blocked_autorange median, CPU
+
+
+def timer_agreement() -> str:
+    """Our harness's median vs torch.utils.benchmark's blocked_autorange, same process and inputs."""
+    names = [w.name for w in workloads.WORKLOADS.values() if w.timer_check]
+    out = []
+    for slug, recs in records_by_machine(names).items():
+        lines = ["| Workload | Mode | Harness | `Timer.blocked_autorange` | Difference | "
+                 "Harness, main run (for reference) |", "|---|---|---|---|---|---|"]
+        worst = 0.0
+        for r in recs:
+            for m in r.results:
+                if ok(m) and m.timer_median_s and m.timer_harness_s:
+                    diff = (m.timer_harness_s - m.timer_median_s) / m.timer_median_s
+                    worst = max(worst, abs(diff))
+                    lines.append(f"| {r.title} | `{m.mode}` | {fmt_time(m.timer_harness_s)} | "
+                                 f"{fmt_time(m.timer_median_s)} | {diff:+.1%} | {fmt_time(m.median_s)} |")
+        verdict = (f"Largest difference: **{worst:.1%}**; tolerance {TIMER_AGREEMENT:.0%} — "
+                   + ("the harness agrees with `Timer`." if worst <= TIMER_AGREEMENT else
+                      "**outside** the tolerance: read the noisy flags in the tables before trusting "
+                      "small differences on this machine."))
+        out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + verdict + "\n\n" + stamp(recs)))
+    return "\n".join(out)
+
+
+def harness_settings() -> str:
+    """The harness's sampling thresholds per profile, read from the code that uses them."""
+    lines = ["| Profile | Min. sample length | Samples (min–max) | Time budget per mode | Stops at median precision | Flagged noisy above IQR/median | Timeout per process |",
+             "|---|---|---|---|---|---|---|"]
+    for profile, cfg in timing.TIMING.items():
+        lines.append(f"| `{profile}` | {fmt_time(cfg['min_sample_s'])} | {cfg['n_min']}–{cfg['n_max']} | "
+                     f"{fmt_time(cfg['budget_s'])} | ±{timing.MEDIAN_PRECISION:.0%} | "
+                     f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
+    return ("\n".join(lines) + f"\n\nHarness version {measure.HARNESS_VERSION}, from "
+            "`src/eager_vs_compiled/child.py`.\n{: .evc-provenance }\n")
