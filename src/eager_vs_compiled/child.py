@@ -41,7 +41,8 @@ def _peak_memory(device) -> tuple[int, str]:
     if device.type == "cuda":
         torch.cuda.synchronize()
         return torch.cuda.max_memory_allocated(), "cuda_max_allocated"
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "process_peak_rss"
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak * (1 if sys.platform == "darwin" else 1024), "process_peak_rss"  # bytes on macOS, KiB on Linux
 
 
 def _flops(built, device) -> int | None:

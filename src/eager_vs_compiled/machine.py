@@ -67,6 +67,36 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
+def _free_slug(slug: str, fingerprint: str) -> str:
+    """`slug`, unless the store already holds that folder for other hardware (another contributor's
+    CPU of the same model and core count): then `slug-<short fingerprint>`, so nobody's records are
+    measured over. Reads the store named by EVC_MEASUREMENTS (default ./measurements)."""
+    folder = Path(os.environ.get("EVC_MEASUREMENTS", "measurements")) / slug
+    prints = set()
+    for path in folder.glob("torch-*/*.json"):
+        try:
+            prints.add(json.loads(path.read_text(encoding="utf-8"))["machine"]["fingerprint"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return slug if not prints or fingerprint in prints else f"{slug}-{fingerprint[:4]}"
+
+
+class MachineNameError(ValueError):
+    """EVC_MACHINE names no usable folder."""
+
+
+def _chosen_slug() -> str | None:
+    """EVC_MACHINE, the slug a user chose, checked: refused when it would not name the folder as given."""
+    raw = os.environ.get("EVC_MACHINE", "")
+    if not raw.strip():
+        return None
+    slug = slugify(raw)
+    if slug != raw.strip():
+        raise MachineNameError(f"EVC_MACHINE={raw!r} is not a machine slug: use lowercase letters, digits and "
+                               f"dashes, e.g. {slug or 'ci-a100'!r}")
+    return slug
+
+
 @lru_cache(maxsize=1)
 def describe() -> dict:
     """The hardware facts that decide whether a record was measured on this machine."""
@@ -79,14 +109,16 @@ def describe() -> dict:
         "memory_gib": _memory_gib(),
         "gpus": gpus,
     }
-    if gpus:
-        count = f"-x{len(gpus)}" if len(gpus) > 1 else ""
-        slug = f"gpu-{slugify(gpus[0]['name'])}{count}"
-    else:
-        slug = f"cpu-{slugify(hw['cpu'])}-{hw['cores']}c"
-    # A user may name the machine (e.g. "ci-a100"); the fingerprint still guards freshness.
-    slug = slugify(os.environ.get("EVC_MACHINE", "")) or slug
     fingerprint = hashlib.sha256(json.dumps(hw, sort_keys=True).encode()).hexdigest()[:16]
+    if gpus:
+        # Many contributors own the same GPU model: the short fingerprint (CPU, cores, memory, GPUs)
+        # keeps their folders apart while the name stays readable.
+        count = f"-x{len(gpus)}" if len(gpus) > 1 else ""
+        slug = f"gpu-{slugify(gpus[0]['name'])}{count}-{fingerprint[:4]}"
+    else:
+        slug = _free_slug(f"cpu-{slugify(hw['cpu'])}-{hw['cores']}c", fingerprint)
+    # A user may name the machine (e.g. "ci-a100"); the fingerprint still guards freshness.
+    slug = _chosen_slug() or slug
     return {"slug": slug, "fingerprint": fingerprint, **hw}
 
 

@@ -199,6 +199,27 @@ def budget_deadline() -> float | None:
 _deadline: float | None = None
 
 
+def _to_complete(previous: Record, w: workloads.Workload, profile: str, modes) -> list[str] | None:
+    """The unfinished modes, when they are all that keeps the previous record from being fresh
+    (same machine, torch, harness and spec): only those are measured, the rest is kept."""
+    wanted = list(modes or w.modes[profile])
+    todo = records.unfinished(previous, wanted)
+    done_check = records.staleness(previous, machine.describe(), machine.versions()["torch"], HARNESS_VERSION,
+                                   w.spec_hash(profile), [m for m in wanted if m not in todo])
+    if not todo or done_check is not None or "eager" in todo and len(todo) == len(wanted):
+        return None
+    return todo
+
+
+def _merge(previous: Record, new: Record) -> Record:
+    """The previous record with the newly measured modes put in (the order of the previous one)."""
+    measured = {r.mode: r for r in new.results if not (r.mode == "eager" and previous.result("eager")
+                                                        and previous.result("eager").status == "ok")}
+    order = [r.mode for r in previous.results] + [m for m in measured if previous.result(m) is None]
+    new.results = [measured.get(m) or previous.result(m) for m in order]
+    return new
+
+
 def ensure_record(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
                   modes: list[str] | None = None, progress: Progress | None = None,
                   deadline: float | None = None, device: str | None = None) -> Record:
@@ -206,8 +227,10 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
     fresh, else measured and saved. Records of other torch releases are never read or touched.
 
     `modes` measures a subset; the record then lacks the other modes and counts as stale for a
-    full run (so the site build completes it). A mode skipped for the time budget or a missing
-    package is recorded as `skipped` and not retried until the record is stale or forced.
+    full run (so the site build completes it). A mode skipped for the time budget stays unfinished:
+    the next run measures it and keeps the modes already done, so a long suite fills in over
+    several budgeted runs. A mode skipped for a missing package is not retried until the record
+    is stale for another reason or forced.
     """
     w = workloads.get(name)
     root = Path(root or store.default_root())
@@ -230,9 +253,12 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
         log.info("measurement of %s is stale (%s): re-measuring", name, why)
     store.check_writable(path.parent)
     log.info("measuring %s on %s (profile %s) ...", name, me["slug"], profile)
-    record = measure_workload(name, profile, modes, progress=progress or log.info,
+    todo = _to_complete(previous, w, profile, modes) if previous is not None else None
+    record = measure_workload(name, profile, todo or modes, progress=progress or log.info,
                               deadline=deadline if deadline is not None else budget_deadline(),
                               device=device, previous=previous)
+    if todo:
+        record = _merge(previous, record)
     store.save(record, root)
     _ensured[key] = record
     return record

@@ -33,12 +33,24 @@ def _best_seconds(fn, sync, repeats: int) -> float:
     return best
 
 
+def sizes(device_type: str, free_bytes: int | None = None) -> dict:
+    """The matrices and the copy to measure with; on a GPU, small enough for its free memory (the
+    three fp32 matrices and the two copy buffers each within 40 % of it)."""
+    size = dict(SIZES[device_type])
+    if free_bytes is not None:
+        budget = free_bytes * 0.4
+        size["copy_mib"] = max(16, min(size["copy_mib"], int(budget / 2 / 2**20)))
+        while size["matmul_n"] > 512 and 3 * size["matmul_n"] ** 2 * 4 > budget:
+            size["matmul_n"] //= 2
+    return size
+
+
 def _child(device_type: str) -> dict:
     import torch
 
     device = torch.device(device_type)
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
-    size = SIZES[device.type]
+    size = sizes(device.type, torch.cuda.mem_get_info()[0] if device.type == "cuda" else None)
     n = size["matmul_n"]
     out = {"threads": torch.get_num_threads(), "matmul_n": n, "copy_mib": size["copy_mib"], "matmul_tflops": {}}
     dtypes = ["float32", "bfloat16"] if device.type == "cuda" else ["float32"]

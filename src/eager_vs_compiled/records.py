@@ -206,10 +206,19 @@ def load(path: os.PathLike | str) -> Record:
     return Record(**raw)
 
 
+BUDGET_SKIP = "time budget"  # how a mode skipped for want of time begins its message
+
+
+def unfinished(record: Record, modes) -> list[str]:
+    """Modes of `modes` the record lacks or skipped for the time budget: a later run measures them."""
+    return [m for m in modes if record.result(m) is None
+            or (record.result(m).status == "skipped" and record.result(m).message.startswith(BUDGET_SKIP))]
+
+
 def staleness(record: Record, machine: dict, torch_version: str, harness_version: int,
               spec_hash: str, modes: list[str] | tuple[str, ...] = ()) -> str | None:
     """None when the record is fresh for this machine; otherwise why it is stale."""
-    missing = [m for m in modes if record.result(m) is None]
+    missing = unfinished(record, modes)
     if missing:
         return f"modes {missing} not measured"
     checks = [

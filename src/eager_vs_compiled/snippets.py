@@ -23,6 +23,7 @@ from .store import remeasure_requested, write_atomic
 
 log = logging.getLogger("eager_vs_compiled")
 DEFAULT_TIMEOUT_S = 600
+OUTPUT_LIMIT = 20_000  # characters of a snippet's output kept (cache and page); the rest is cut, and said so
 _RAN_HERE: set[str] = set()  # cache entries written by this process
 
 
@@ -93,6 +94,16 @@ def relative_paths(text: str, cwd: str | None = None) -> str:
     return text.replace(checkout + "/", "").replace(checkout, ".")
 
 
+def cap(text: str, limit: int = OUTPUT_LIMIT) -> str:
+    """At most `limit` characters: the beginning and the end, and a line that says how much is cut."""
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit * 3 // 4], text[-(limit // 4):]
+    cut = text[len(head): len(text) - len(tail)]
+    return (f"{head}\n[... {len(cut):,} characters ({cut.count(chr(10)):,} lines) of output cut here by the "
+            f"snippet runner, which keeps {limit:,} ...]\n{tail}")
+
+
 def _key(code: str) -> str:
     me, v = machine.describe(), machine.versions()
     blob = json.dumps([code, v["torch"], v["python"], me["fingerprint"]])
@@ -154,7 +165,7 @@ def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResul
         code_, out, err = isolate.run([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
         if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
-        out, err = relative_paths(out, cwd), relative_paths(err, cwd)
+        out, err = cap(relative_paths(out, cwd)), cap(relative_paths(err, cwd))
     shown = relative_paths(str(path.resolve()))
     return SnippetResult(shown, code, code_, out, err, time.perf_counter() - t0, **stamp)
 

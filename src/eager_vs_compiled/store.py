@@ -88,30 +88,40 @@ def workload_names(root: Path | None, slug: str, rel: str) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.json") if p.name != PEAKS_FILE)
 
 
+SKIPPED: dict[str, str] = {}  # file -> why: other machines' records this version cannot read
+
+
+def read(path: Path, root: Path | None = None) -> Record | None:
+    """A committed record, or None when it is another machine's and cannot be read (a newer schema,
+    a broken file from a fork): that one is skipped, with the reason kept for the page to show. An
+    unreadable record of this machine is an error, as it would be measured over."""
+    from . import machine
+
+    try:
+        return load(path)
+    except RecordError as err:
+        slug = Path(path).relative_to(Path(root or default_root())).parts[0]
+        if slug == machine.describe()["slug"]:
+            raise
+        if str(path) not in SKIPPED:
+            SKIPPED[str(path)] = str(err).split(": ", 1)[-1]
+            log.info("skipping another machine's record that cannot be read: %s", err)
+        return None
+
+
 def records_for(workload: str, root: Path | None = None) -> list[Record]:
-    """Every machine's newest-release record of a workload, sorted by machine slug. Bad files raise."""
+    """Every machine's newest readable record of a workload, sorted by machine slug."""
     root = Path(root or default_root())
     _warn_legacy(root)
     found = []
     for slug in machines(root):
         for rel in reversed(releases(root, slug)):
             path = path_for(root, slug, workload, rel)
-            if path.exists():
-                found.append(load(path))
+            rec = read(path, root) if path.exists() else None
+            if rec is not None:
+                found.append(rec)
                 break
     return found
-
-
-def history(workload: str, root: Path | None = None) -> dict[str, dict[str, Record]]:
-    """slug -> {release: record} for every machine and every release that measured the workload."""
-    root = Path(root or default_root())
-    out: dict[str, dict[str, Record]] = {}
-    for slug in machines(root):
-        for rel in releases(root, slug):
-            path = path_for(root, slug, workload, rel)
-            if path.exists():
-                out.setdefault(slug, {})[rel] = load(path)
-    return out
 
 
 def migrate(root: Path | None = None) -> list[tuple[Path, Path]]:
@@ -168,12 +178,17 @@ def save(record: Record, root: Path | None = None) -> Path:
     path = path_for(root or default_root(), record.machine["slug"], record.workload, rel)
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))["versions"]["torch"]
+            old = json.loads(path.read_text(encoding="utf-8"))
+            old_torch, old_print = old["versions"]["torch"], old["machine"]["fingerprint"]
         except (OSError, ValueError, KeyError, TypeError):
-            old = None  # unreadable: replaced by a fresh measurement of the same release
-        if old is not None and release(old) != rel:
-            raise RecordWriteError(path, f"it holds a torch {old} record, this one is torch "
+            old_torch = old_print = None  # unreadable: replaced by a fresh measurement
+        if old_torch is not None and release(old_torch) != rel:
+            raise RecordWriteError(path, f"it holds a torch {old_torch} record, this one is torch "
                                          f"{record.versions['torch']}; history is never overwritten")
+        if old_print is not None and old_print != record.machine.get("fingerprint"):
+            raise RecordWriteError(path, f"it holds the record of another machine with the same slug "
+                                         f"(fingerprint {old_print}, this one {record.machine.get('fingerprint')}); "
+                                         f"name this machine's folder with EVC_MACHINE=<name>")
     try:
         write_atomic(path, record.to_json())
     except OSError as err:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from .. import machine, measure, store, workloads
 from . import charts
 from ..records import Record
-from .provenance import breakeven, best, fmt_bytes, fmt_time, ok, record_line, stamp, tab, tab_label, this_machine
+from .provenance import breakeven, best, code, esc, skipped_note, fmt_bytes, fmt_time, ok, record_line, stamp, tab, tab_label, this_machine
 from .tables import table
 
 PAGE = {f: f"{f}.md" for f in workloads.FAMILIES}
@@ -43,7 +43,7 @@ def workload(name: str) -> str:
                 f"machine has committed a record of it yet (`python -m eager_vs_compiled measure "
                 f"--profile gpu` writes one; see [add your machine](add-your-machine.md)).\n")
     return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]))
-                     for slug, recs in by_machine.items())
+                     for slug, recs in by_machine.items()) + skipped_note(f"/{name}.json")
 
 
 def history_note(rec: Record) -> str:
@@ -122,7 +122,7 @@ def compile_times() -> str:
         for r in recs:
             for m in r.results:
                 if m.mode != "eager" and ok(m):
-                    lines.append(f"| {r.title} | `{m.mode}` | {fmt_time(m.compile_cold_s)} | "
+                    lines.append(f"| {esc(r.title)} | {code(m.mode)} | {fmt_time(m.compile_cold_s)} | "
                                  f"{fmt_time(m.compile_warm_s)} | {fmt_time(m.compile_mega_s)} | {breakeven(m)} |")
         out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + stamp(recs)))
     return "\n".join(out)

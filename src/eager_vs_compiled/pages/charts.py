@@ -5,6 +5,7 @@ Only the site build imports this (matplotlib is a docs dependency, not a measure
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from contextlib import contextmanager
@@ -39,10 +40,10 @@ def _svg(fig, ax, title: str) -> str:
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):].replace(INK, "currentColor")
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
-    label = title.replace('"', "'")
+    label = html.escape(title, quote=True)  # titles name machines from records: text, never markup
     svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
-                 rf'<svg\1 role="img" aria-label="{label}" class="evc-chart"', svg, count=1)
-    return f'<figure class="evc-figure">\n{svg}\n<figcaption>{title}.</figcaption>\n</figure>\n'
+                 lambda m: f'<svg{m.group(1)} role="img" aria-label="{label}" class="evc-chart"', svg, count=1)
+    return f'<figure class="evc-figure">\n{svg}\n<figcaption>{html.escape(title)}.</figcaption>\n</figure>\n'
 
 
 def bars(rows: list[tuple[str, float | None]], title: str, xlabel: str, salt: str,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import measure, workloads
-from .provenance import best, fmt_bytes, fmt_time, shown
+from .provenance import best, esc, fmt_bytes, fmt_time, shown
 
 
 def evidence(workload_name: str, what: str = "speedup", mode: str | None = None) -> str:
@@ -15,7 +15,7 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
              f"[table](../benchmarks/{workloads.get(workload_name).family}.md)")
     if r is None or r.status != "ok":
         status = r.status if r is not None else "no compiled mode finished"
-        return f"{rec.title}: **{status}**, not measured ({where}){shown(rec).strip()}"
+        return f"{esc(rec.title)}: **{esc(status)}**, not measured ({where}){shown(rec).strip()}"
     if what == "speedup":
         value = f"**{r.speedup:.2f}×** with `{r.mode}` (eager {fmt_time(r.eager_median_s)} → {fmt_time(r.median_s)})"
     elif what == "compile":
@@ -28,4 +28,4 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
                     if r.memory_kind == "process_peak_rss" else ""))
     else:
         raise ValueError(f"unknown evidence kind {what!r}: speedup, compile or memory")
-    return f"{rec.title}: {value}; {where}{shown(rec).strip()}"
+    return f"{esc(rec.title)}: {value}; {where}{shown(rec).strip()}"

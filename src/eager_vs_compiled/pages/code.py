@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import snippets
-from .provenance import cell, shown_run
+from .provenance import cell, fence, shown_run
 
 
 def snippet(rel_path: str) -> str:
     """A snippet's exact text as a code block, then what it printed when this build ran it."""
     result = snippets.check(snippets.run(rel_path))
-    code = result.code if result.code.endswith("\n") else result.code + "\n"
-    out = [f'````python title="snippets/{rel_path}"\n{code}````\n']
+    out = [fence(result.code.rstrip("\n"), f'python title="snippets/{rel_path}"')]
     if result.skipped:
         out.append(f'!!! note "Not run on this machine"\n    This snippet {result.skipped}; '
                    f"this build ran on {result.machine} (torch {result.torch}).\n")
@@ -21,7 +20,7 @@ def snippet(rel_path: str) -> str:
     printed = result.stdout.rstrip() or "(no output)"
     out.append(f"Output — {when} {result.date}, `{result.machine}`, torch {result.torch}, "
                f"in {result.duration_s:.1f} s:\n{{: .evc-run }}\n")
-    out.append(f"````text\n{printed}\n````\n")
+    out.append(fence(printed))
     return "\n".join(out) + shown_run(result)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import machine, measure
 from . import charts
-from .provenance import best, breakeven, fmt_time, machine_words, shown, span
+from .provenance import best, breakeven, code, esc, fmt_time, machine_words, shown, span
 
 
 def headline(names: list[str]) -> str:
@@ -15,9 +15,9 @@ def headline(names: list[str]) -> str:
     for rec in recs:
         fastest = best(rec)
         if fastest is None:
-            lines.append(f"| {rec.title} | — | no compiled mode finished | — | — | — |")
+            lines.append(f"| {esc(rec.title)} | — | no compiled mode finished | — | — | — |")
             continue
-        lines.append(f"| {rec.title} | {fmt_time(fastest.eager_median_s)} | `{fastest.mode}` "
+        lines.append(f"| {esc(rec.title)} | {fmt_time(fastest.eager_median_s)} | {code(fastest.mode)} "
                      f"{fmt_time(fastest.median_s)} | **{fastest.speedup:.2f}×** | "
                      f"{fmt_time(fastest.compile_cold_s)} | {breakeven(fastest)} |")
     when, _ = span(recs)

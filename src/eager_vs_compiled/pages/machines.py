@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from .. import machine, peaks, records, store, workloads
-from .provenance import ok, span, this_machine
+from .. import machine, peaks, store, workloads
+from .provenance import label, ok, span, this_machine
 
 
 def build_machine() -> str:
@@ -44,7 +44,8 @@ def machines() -> str:
              "|---|---|---|---|---|---|---|"]
     for slug in sorted(store.machines(root), key=lambda s: (s != me, s)):
         for rel in reversed(store.releases(root, slug)):
-            recs = [records.load(store.path_for(root, slug, n, rel)) for n in store.workload_names(root, slug, rel)]
+            recs = [r for n in store.workload_names(root, slug, rel)
+                    if (r := store.read(store.path_for(root, slug, n, rel), root)) is not None]
             if not recs:
                 continue
             planned = len(workloads.in_profile(recs[0].profile))
@@ -55,7 +56,7 @@ def machines() -> str:
             if slug == me:
                 tag = " (this build's machine and torch)" if rel == mine else " (this build's machine; history)"
             folder = store.release_dir(root, slug, rel).relative_to(root).as_posix()
-            lines.append(f"| {machine.label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
+            lines.append(f"| {label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
                          f"{done} of {planned} with a compiled result | {when} | {torch_v} | "
                          f"{len(recs)} records{extra} |")
     if len(lines) == 2:

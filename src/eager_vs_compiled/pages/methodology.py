@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import measure, stats, timing, workloads
 from .benchmarks import records_by_machine
-from .provenance import fmt_time, ok, stamp, tab, tab_label
+from .provenance import code, esc, fmt_time, ok, stamp, tab, tab_label
 
 TIMER_AGREEMENT = 0.05  # harness median vs Timer.blocked_autorange median, CPU
 
@@ -22,7 +22,7 @@ def timer_agreement() -> str:
                 if ok(m) and m.timer_median_s and m.timer_harness_s:
                     diff = (m.timer_harness_s - m.timer_median_s) / m.timer_median_s
                     worst = max(worst, abs(diff))
-                    lines.append(f"| {r.title} | `{m.mode}` | {fmt_time(m.timer_harness_s)} | "
+                    lines.append(f"| {esc(r.title)} | {code(m.mode)} | {fmt_time(m.timer_harness_s)} | "
                                  f"{fmt_time(m.timer_median_s)} | {diff:+.1%} | {fmt_time(m.median_s)} |")
         verdict = (f"Largest difference: **{worst:.1%}**; tolerance {TIMER_AGREEMENT:.0%} — "
                    + ("the harness agrees with `Timer`." if worst <= TIMER_AGREEMENT else

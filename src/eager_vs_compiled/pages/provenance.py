@@ -8,8 +8,10 @@ and its build report, so what a page says about its sources travels with the pag
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from pathlib import Path
 
 from .. import machine, snippets, store
 from ..records import ModeResult, Record
@@ -34,9 +36,35 @@ def fmt_bytes(b: int | None) -> str:
     return f"{b / 2**30:.2f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
 
 
+def esc(text) -> str:
+    """Text that comes from a record or a run (anyone's fork) as Markdown shows it literally: HTML
+    escaped (`<script>` stays text, `<built-in function add>` stays visible), one line, no pipe that
+    would end a table cell, repository-relative paths."""
+    text = re.sub(r"\s+", " ", snippets.relative_paths(str(text)))
+    return html.escape(text, quote=True).replace("|", "&#124;").replace("`", "&#96;").replace("*", "&#42;") \
+        .replace("_", "&#95;").replace("[", "&#91;")
+
+
 def cell(text: str) -> str:
-    """Text from a record or a run, safe inside a Markdown table cell: one line, no pipe."""
-    return re.sub(r"\s+", " ", snippets.relative_paths(text)).replace("|", "\\|")
+    """A record's or a run's text for a table cell (see `esc`)."""
+    return esc(text)
+
+
+def code(text) -> str:
+    """A name from a record (a mode, a slug) set as code, escaped."""
+    return f"<code>{esc(text)}</code>"
+
+
+def fence(text: str, info: str = "text") -> str:
+    """A fenced block that nothing inside can close: longer than any run of backticks in `text`."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(4, longest + 1)
+    return f"{ticks}{info}\n{text}\n{ticks}\n"
+
+
+def label(m: dict) -> str:
+    """A machine's label from its record, escaped."""
+    return esc(machine.label(m))
 
 
 # --- words -----------------------------------------------------------------------------------------
@@ -62,13 +90,13 @@ def breakeven(r: ModeResult) -> str:
 
 def machine_words(m: dict) -> str:
     """'**AMD EPYC, 2 cores** (`cpu-amd-epyc-2c`)': a machine as every page names it."""
-    return f"**{machine.label(m)}** (`{m.get('slug', '?')}`)"
+    return f"**{label(m)}** (<code>{esc(m.get('slug', '?'))}</code>)"
 
 
 def span(recs: list[Record]) -> tuple[str, str]:
     """(the day or range of days the records were measured, their torch versions)."""
-    dates = sorted({r.date[:10] for r in recs})
-    torch_v = ", ".join(sorted({r.versions.get("torch", "?") for r in recs}))
+    dates = sorted({esc(r.date[:10]) for r in recs})
+    torch_v = ", ".join(sorted({esc(r.versions.get("torch", "?")) for r in recs}))
     return (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"), torch_v
 
 
@@ -78,7 +106,7 @@ def this_machine() -> str:
 
 def tab_label(slug: str, recs: list[Record]) -> str:
     """'AMD EPYC, 2 cores (this build)' or '(committed)': the tab of one machine."""
-    return f"{machine.label(recs[0].machine)} ({'this build' if slug == this_machine() else 'committed'})"
+    return f"{label(recs[0].machine)} ({'this build' if slug == this_machine() else 'committed'})"
 
 
 def tab(label: str, body: str) -> str:
@@ -99,19 +127,32 @@ def record_line(record: Record, page: bool = True) -> str:
     threads = {r.threads for r in record.results if r.threads}
     ns = [r.n for r in record.results if r.n]
     sizes = ", ".join(f"{k} {val}" for k, val in record.spec.get("sizes", {}).items())
+    spec = record.spec
     parts = [
         f"Measured on {machine_words(m)}",
-        f"{record.date[:10]}",
-        f"torch {v.get('torch')}" + (f", CUDA {v['cuda']}" if record.device == "cuda" else ""),
-        f"Python {v.get('python')}",
+        esc(record.date[:10]),
+        f"torch {esc(v.get('torch'))}" + (f", CUDA {esc(v.get('cuda'))}" if record.device == "cuda" else ""),
+        f"Python {esc(v.get('python'))}",
         f"{'/'.join(map(str, sorted(threads)))} threads" if threads else "",
         f"n = {min(ns)}–{max(ns)} samples per mode" if ns else "no samples",
-        f"{record.profile} profile ({sizes}, {record.spec.get('dtype')}, {record.spec.get('layout', 'contiguous')}, "
-        f"{record.spec.get('step')}" + (f": {record.spec['how']}" if record.spec.get("how") else "") + ")",
-        f"harness v{record.harness_version}" + (f", commit `{record.git_commit}`" if record.git_commit else ""),
+        esc(f"{record.profile} profile ({sizes}, {spec.get('dtype')}, {spec.get('layout', 'contiguous')}, "
+            f"{spec.get('step')}" + (f": {spec['how']}" if spec.get("how") else "") + ")"),
+        f"harness v{record.harness_version}" + (f", commit <code>{esc(record.git_commit)}</code>" if record.git_commit else ""),
     ]
     line = " · ".join(p for p in parts if p)
     return line + "\n{: .evc-provenance }\n" + shown(record) if page else line
+
+
+def skipped_note(suffix: str = ".json") -> str:
+    """A note naming the committed records of other machines this version could not read (and why)."""
+    found = {path: why for path, why in store.SKIPPED.items() if path.endswith(suffix)}
+    if not found:
+        return ""
+    root = store.default_root()
+    lines = "\n".join(f"    - `{esc(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)}`: "
+                      f"{esc(why)}" for path, why in sorted(found.items()))
+    return (f'\n!!! warning "Committed records skipped"\n    These records of other machines cannot be read by '
+            f"this version of the site, so they are not shown:\n\n{lines}\n")
 
 
 # --- markers ---------------------------------------------------------------------------------------

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import machine, measure, records, stats, store, workloads
+from .. import machine, measure, stats, store, workloads
 from ..records import ModeResult, Record
 from . import charts
-from .provenance import fmt_bytes, fmt_time, shown
+from .provenance import esc, fmt_bytes, fmt_time, label, shown
 
 
 @dataclass
@@ -37,7 +37,8 @@ def collect(root=None) -> list[Machine]:
         by_release: dict[str, dict[str, Record]] = {}
         for rel in store.releases(root, slug):
             names = store.workload_names(root, slug, rel)
-            by_release[rel] = {n: records.load(store.path_for(root, slug, n, rel)) for n in names}
+            loaded = {n: store.read(store.path_for(root, slug, n, rel), root) for n in names}
+            by_release[rel] = {n: r for n, r in loaded.items() if r is not None}
         if slug == me:
             by_release[mine] = {w.name: measure.ensure_record(w.name, root) for w in workloads.in_profile(profile)}
         by_release = {rel: recs for rel, recs in by_release.items() if recs}
@@ -194,8 +195,8 @@ def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tu
             else:
                 said = "one release only"
             cells.append(said)
-        title = workloads.WORKLOADS[workload].title if workload in workloads.WORKLOADS else workload
-        lines.append(f"| {title} | `{mode}` | " + " | ".join(cells) + " |")
+        title = workloads.WORKLOADS[workload].title if workload in workloads.WORKLOADS else esc(workload)
+        lines.append(f"| {title} | {esc(mode)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n", changes
 
 
@@ -205,9 +206,9 @@ def provenance(m: Machine) -> str:
              "|---|---|---|---|---|---|---|"]
     for rel in m.releases:
         recs = list(m.by_release[rel].values())
-        builds = ", ".join(sorted({r.versions.get("torch", "?") for r in recs}))
+        builds = ", ".join(sorted({esc(r.versions.get("torch", "?")) for r in recs}))
         harness = ", ".join(f"v{h}" for h in sorted({r.harness_version for r in recs}))
-        pythons = ", ".join(sorted({r.versions.get("python", "?") for r in recs}))
+        pythons = ", ".join(sorted({esc(r.versions.get("python", "?")) for r in recs}))
         dates = sorted({r.date[:10] for r in recs})
         when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
         role = "this build" if rel == m.mine else "history"
@@ -229,9 +230,9 @@ def speedup_chart(m: Machine) -> str:
             else:
                 vals.append(None)
         series[f"torch {rel}"] = vals
-    label = machine.label(next(iter(m.all())).machine)
+    name = machine.label(next(iter(m.all())).machine)  # the chart escapes its own text
     return charts.grouped_bars([f"{w} · {mode}" for w, mode in rows], series,
-                               f"Speedup of torch.compile over eager per torch release on {label}; whiskers: "
+                               f"Speedup of torch.compile over eager per torch release on {name}; whiskers: "
                                f"95% interval; dashed line: as fast as eager",
                                "speedup vs eager (×)", f"releases-{m.slug}")
 
@@ -246,9 +247,9 @@ def compare(root=None) -> str:
                 f"Machines and their releases: {listed}.\n")
     out = []
     for m in several:
-        label = machine.label(next(iter(m.all())).machine)
+        name = label(next(iter(m.all())).machine)
         floor = noise_floor(m.all())
-        out.append(f"## {label} (`{m.slug}`)\n\nWho measured each release (*this build*: measured or "
+        out.append(f"## {name} (`{m.slug}`)\n\nWho measured each release (*this build*: measured or "
                    f"checked fresh by this build; *history*: shown as committed):\n\n{provenance(m)}"
                    + "".join(shown(r) for r in m.all()))
         out.append(speedup_chart(m))
@@ -278,11 +279,11 @@ def summary(root=None) -> str:
             if not real:
                 lines.append(f"- **{metric.title}**: no difference beyond the noise in {len(changes)} comparisons.")
                 continue
-            top = "; ".join(f"{workloads.WORKLOADS[w].title if w in workloads.WORKLOADS else w} `{mode}` "
+            top = "; ".join(f"{workloads.WORKLOADS[w].title if w in workloads.WORKLOADS else esc(w)} {esc(mode)} "
                             f"{_pct(ratio)}" for w, mode, ratio, _ in real[:3])
             lines.append(f"- **{metric.title}**: {len(real)} of {len(changes)} comparisons changed beyond "
                          f"the noise; the largest: {top}.")
-        out.append(f"On **{machine.label(next(iter(m.all())).machine)}** (`{m.slug}`), torch "
+        out.append(f"On **{label(next(iter(m.all())).machine)}** (`{m.slug}`), torch "
                    f"{m.releases[-1]} against {m.releases[-2]}:\n\n" + "\n".join(lines) + "\n"
                    + "".join(shown(r) for r in m.all()))
     return "\n".join(out) or "No machine has records of two torch releases yet.\n"

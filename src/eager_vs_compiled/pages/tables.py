@@ -4,7 +4,7 @@ and by `python -m eager_vs_compiled show`."""
 from __future__ import annotations
 
 from ..records import ModeResult, Record
-from .provenance import breakeven, cell, fmt_bytes, fmt_time, record_line
+from .provenance import breakeven, cell, code, fmt_bytes, fmt_time, record_line
 
 HEADER = ["Mode", "Median ± ½ IQR (n)", "Throughput", "Speedup vs eager", "Compile cold / warm",
           "Break-even", "Peak memory", "Max rel. error", "Status"]
@@ -27,10 +27,10 @@ def row(r: ModeResult, items: str) -> list[str]:
     baseline = r.mode == "eager"
     if r.status == "mismatch":  # a wrong answer's speed is not a result: show why, not how fast
         why = "not shown: output differs from eager"
-        return [f"`{r.mode}`", why, "—", "—", "—", "—", _memory(r),
+        return [code(r.mode), why, "—", "—", "—", "—", _memory(r),
                 "—" if r.max_rel_err is None else f"**{r.max_rel_err:.1e}**", status(r)]
     return [
-        f"`{r.mode}`",
+        code(r.mode),
         f"{fmt_time(r.median_s)} ± {fmt_time(r.iqr_s / 2)} (n={r.n})" if has_time else "—",
         (f"{r.throughput:,.1f} {items}/s" if r.throughput else "—")
         + (f" ({r.tflops:.3g} TFLOP/s)" if r.tflops else ""),

@@ -14,8 +14,8 @@ import os
 import re
 from pathlib import Path
 
-from .. import captures, machine, snippets
-from .provenance import shown_capture, shown_run
+from .. import captures, snippets
+from .provenance import esc, fence, label, shown_capture, shown_run
 
 SYMPTOM_CALL = re.compile(r'symptom\("([^"]+)"\)')
 
@@ -57,8 +57,8 @@ def _symptom(rel_path: str) -> tuple[str, str, str, str, str]:
         older = "" if capture.get("code") == result.code else " (by an earlier version of the snippet)"
         info = capture.get("machine_info")
         return snippets.relative_paths(capture["stdout"]).rstrip(), (
-            f"Captured on `{capture['machine']}`{f' ({machine.label(info)})' if info else ''}, "
-            f"torch {capture['torch']}, {capture['date']}{older}; committed under `measurements/`. "
+            f"Captured on <code>{esc(capture['machine'])}</code>{f' ({label(info)})' if info else ''}, "
+            f"torch {esc(capture['torch'])}, {esc(capture['date'])}{older}; committed under `measurements/`. "
             f"This build ran on `{result.machine}`, where the snippet {result.skipped}."), "capture", \
             result.code, shown_capture(capture)
     head = snippets.headers(result.code)
@@ -78,11 +78,11 @@ def symptom(rel_path: str) -> str:
     text, where, kind, code, mark = _symptom(rel_path)
     out = []
     if text:
-        out.append(f"````{'python' if kind == 'source' else 'text'}\n{text}\n````\n")
+        out.append(fence(text, "python" if kind == "source" else "text"))
     out.append(f"{where}\n{{: .evc-run }}\n")
-    body = code if code.endswith("\n") else code + "\n"
-    body = "\n".join(("    " + ln) if ln else "" for ln in body.splitlines())
-    out.append(f'??? example "Reproduce it: snippets/{rel_path}"\n\n    ````python\n{body}\n    ````\n')
+    block = fence(code.rstrip("\n"), "python")
+    body = "\n".join(("    " + ln) if ln else "" for ln in block.splitlines())
+    out.append(f'??? example "Reproduce it: snippets/{rel_path}"\n\n{body}\n')
     return "\n".join(out) + mark
 
 

@@ -1,0 +1,285 @@
+"""Rebuilds that survive: bad records from forks, interrupted and partial measurements, other
+people's machines. Each test injects one fault and asserts the exact behaviour (the table of all
+injections is in test_failures.py)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from eager_vs_compiled import child, machine, measure, peaks, records, snippets, store, workloads
+from eager_vs_compiled.pages import code, provenance, tables
+from helpers import RELEASE, ROOT, make_record
+
+OTHER = dict(machine.describe(), slug="cpu-someone-else-8c", fingerprint="0badc0de0badc0de")
+
+
+def _write(root: Path, rec, edit=None) -> Path:
+    path = store.save(rec, root)
+    if edit:
+        raw = json.loads(path.read_text())
+        edit(raw)
+        path.write_text(json.dumps(raw))
+    return path
+
+
+# --- records and captures -------------------------------------------------------------------------
+def test_record_text_is_escaped_on_the_page():
+    rec = make_record("mlp")
+    rec.title = "MLP <script>alert(1)</script>"
+    rec.results[1] = records.ModeResult("default", "error", message="TypeError: <built-in function add> | x")
+    text = tables.table(rec) + provenance.esc(rec.title)
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "&lt;built-in function add&gt;" in text and "&#124; x" in text
+
+
+def test_a_snippet_output_with_backticks_gets_a_longer_fence(tmp_path, monkeypatch):
+    (tmp_path / "ticks.py").write_text('"""Prints fences."""\nprint("`````\\n<script>x</script>")\nassert True\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    shown = code.snippet("ticks.py")
+    assert "``````text\n`````\n<script>x</script>\n``````" in shown  # six ticks: one more than inside
+
+
+def test_an_unreadable_record_of_another_machine_is_skipped_and_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    monkeypatch.setattr(store, "SKIPPED", {})
+    path = _write(tmp_path, make_record("mlp", machine_info=OTHER), lambda raw: raw.update(schema=99))
+    _write(tmp_path, make_record("mlp"))
+    found = store.records_for("mlp", tmp_path)
+    assert [r.machine["slug"] for r in found] == [machine.describe()["slug"]]
+    assert "newer schema version 99" in store.SKIPPED[str(path)] and "upgrade" in store.SKIPPED[str(path)]
+    note = provenance.skipped_note("/mlp.json")
+    assert "Committed records skipped" in note and "cpu-someone-else-8c/torch-" in note
+
+
+def test_an_unreadable_record_of_this_machine_is_still_an_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    _write(tmp_path, make_record("mlp"), lambda raw: raw.update(schema=99))
+    with pytest.raises(records.RecordError, match="newer schema version 99"):
+        store.records_for("mlp", tmp_path)
+
+
+def test_a_huge_snippet_output_is_capped_and_says_how_much_was_cut(tmp_path, monkeypatch):
+    (tmp_path / "loud.py").write_text('"""Ten megabytes."""\nprint("x" * 10_000_000)\nassert True\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    result = snippets.run("loud.py")
+    assert len(result.stdout) < snippets.OUTPUT_LIMIT + 200
+    assert "characters (0 lines) of output cut here" in result.stdout and "9,980,0" in result.stdout
+    assert sum(p.stat().st_size for p in (tmp_path / "cache").rglob("*.json")) < 100_000
+
+
+# --- interrupted and partial measurements --------------------------------------------------------
+def test_a_nan_in_the_compiled_output_is_a_mismatch_that_can_be_saved(tmp_path):
+    result = records.ModeResult("default", "ok", samples_s=[0.01] * 3, eager_samples_s=[0.01] * 3)
+    child._check(result, [(torch.tensor([1.0, float("nan")]), torch.tensor([1.0, 2.0]))], 1e-3)
+    assert result.status == "mismatch" and "NaN or inf" in result.message and result.max_rel_err is None
+    rec = make_record("mlp")
+    rec.results[1] = result.finish(64)
+    assert records.load(store.save(rec, tmp_path)).result("default").status == "mismatch"
+
+
+def test_a_truncated_child_result_is_that_modes_crash_and_the_suite_goes_on(monkeypatch):
+    def truncated(name, args, env, timeout, cwd=None):
+        Path(args[1]).write_text('{"default": {"mode": "default", "sta')
+        return 0, "", ""
+
+    monkeypatch.setattr(measure.isolate, "module", truncated)
+    got = measure._run_child({"mode": "default", "phase": "time"}, {}, 10)
+    assert got["default"].status == "crashed" and "unreadable result" in got["default"].message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records(tmp_path, sig, code):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.Popen([sys.executable, "-m", "eager_vs_compiled", "measure", "-w", "tiny_op", "-w", "mlp",
+                             "--out", str(tmp_path)], env=env, stderr=subprocess.PIPE, text=True)
+    kids = []
+    deadline = time.monotonic() + 120
+    while not kids and time.monotonic() < deadline:  # wait until it runs a measurement child
+        time.sleep(0.5)
+        kids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _ppid(p) == proc.pid]
+    assert kids, "measure started no child process"
+    os.kill(proc.pid, sig)
+    t0 = time.monotonic()
+    assert proc.wait(timeout=30) == code and time.monotonic() - t0 < 15
+    assert "interrupted: the records already written are kept" in proc.stderr.read()
+    time.sleep(0.5)
+    assert not [k for k in kids if Path(f"/proc/{k}").exists() and _state(k) != "Z"], "the child outlived measure"
+    assert not list(tmp_path.rglob("*.tmp")), "a half-written record was left behind"
+
+
+def _ppid(p: Path) -> int:
+    try:
+        return int(p.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def test_modes_skipped_for_the_budget_are_measured_next_time_and_the_rest_is_kept(tmp_path, monkeypatch):
+    rec = make_record("mlp")
+    rec.results[2] = records.ModeResult("max-autotune", "skipped", message="time budget: 3 s left, about 40 s needed")
+    store.save(rec, tmp_path)
+    asked = []
+
+    def fake(name, profile=None, modes=None, **kwargs):
+        asked.append(modes)
+        return make_record(name, compiled=(0.004, 0.004, 0.004))
+
+    monkeypatch.setattr(measure, "measure_workload", fake)
+    monkeypatch.setattr(measure, "_ensured", {})
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    done = measure.ensure_record("mlp", tmp_path)
+    assert asked == [["max-autotune"]]
+    assert done.result("default").samples_s == rec.result("default").samples_s  # kept as it was
+    assert done.result("max-autotune").status == "ok" and done.result("max-autotune").median_s == 0.004
+
+
+def _cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "eager_vs_compiled", *args], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src"), **(env or {})})
+
+
+@pytest.mark.parametrize("args, env, message", [
+    (["--budget", "nan"], {}, "--budget must be a positive number of seconds, not nan"),
+    ([], {"EVC_MACHINE": "My Box!"}, "EVC_MACHINE='My Box!' is not a machine slug"),
+])
+def test_bad_inputs_to_measure_are_refused_by_name(args, env, message):
+    out = _cli("measure", "-w", "tiny_op", *args, env=env)
+    assert out.returncode == 2 and message in out.stderr, out.stderr[-500:]
+
+
+def test_the_cli_warns_when_the_budget_is_far_below_its_own_estimate(tmp_path):
+    out = _cli("measure", "-w", "mlp", "--budget", "1", "--out", str(tmp_path))
+    assert "warning: the budget (1 s) is far below the estimate for this plan" in out.stderr
+    assert out.returncode == 0  # everything skipped, recorded, reported: not a failure of the harness
+
+
+def test_failed_modes_are_reported_and_exit_0_unless_strict(tmp_path, monkeypatch, capsys):
+    from eager_vs_compiled import cli
+
+    def one_failure(name, *a, **k):
+        rec = make_record(name)
+        rec.results[1] = records.ModeResult(rec.results[1].mode, "error", message="InductorError: boom")
+        return rec
+
+    monkeypatch.setattr(measure, "ensure_record", one_failure)
+    assert cli.main(["measure", "-w", "tiny_op", "--out", str(tmp_path)]) == 0
+    assert "1 mode(s) failed" in capsys.readouterr().err
+    assert cli.main(["measure", "-w", "tiny_op", "--out", str(tmp_path), "--strict"]) == 1
+
+
+# --- other people's machines ----------------------------------------------------------------------
+def test_a_gpu_slug_carries_a_short_fingerprint(monkeypatch):
+    monkeypatch.setattr(machine, "_gpus", lambda: [{"name": "NVIDIA H100 80GB HBM3", "capability": "9.0",
+                                                    "memory_gib": 80}])
+    machine.describe.cache_clear()
+    try:
+        me = machine.describe()
+        assert me["slug"] == f"gpu-nvidia-h100-80gb-hbm3-{me['fingerprint'][:4]}"
+    finally:
+        machine.describe.cache_clear()
+
+
+def test_a_cpu_slug_taken_by_other_hardware_gets_this_machines_fingerprint(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    monkeypatch.delenv("EVC_MACHINE", raising=False)
+    machine.describe.cache_clear()
+    try:
+        mine = machine.describe()
+        other = dict(mine, fingerprint="0badc0de0badc0de")
+        store.save(make_record("mlp", machine_info=other), tmp_path)
+        machine.describe.cache_clear()
+        assert machine.describe()["slug"] == f"{mine['slug']}-{mine['fingerprint'][:4]}"
+    finally:
+        machine.describe.cache_clear()
+
+
+def test_a_record_is_never_saved_over_another_machines_record(tmp_path):
+    store.save(make_record("mlp", machine_info=dict(machine.describe(), fingerprint="0badc0de0badc0de")), tmp_path)
+    with pytest.raises(records.RecordWriteError, match="record of another machine with the same slug"):
+        store.save(make_record("mlp"), tmp_path)
+
+
+def test_peaks_fit_a_small_gpu():
+    small = peaks.sizes("cuda", free_bytes=6 * 2**30)  # what an 8 GB card has free
+    assert 2 * small["copy_mib"] * 2**20 <= 0.4 * 6 * 2**30 + 1
+    assert 3 * small["matmul_n"] ** 2 * 4 <= 0.4 * 6 * 2**30
+    assert peaks.sizes("cuda", free_bytes=140 * 2**30) == peaks.SIZES["cuda"]
+
+
+def test_a_cuda_out_of_memory_in_a_workload_is_that_modes_oom(tmp_path, monkeypatch):
+    def oom(*args, **kwargs):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+
+    monkeypatch.setattr(workloads.Workload, "build", oom)
+    out = tmp_path / "result.json"
+    child._child_main([json.dumps({"workload": "mlp", "profile": "cpu", "mode": "default", "phase": "time"}), str(out)])
+    result = records.ModeResult(**json.loads(out.read_text())["default"])
+    assert result.status == "oom" and "CUDA out of memory" in result.message
+
+
+def test_peak_memory_is_bytes_on_macos_and_kib_on_linux(monkeypatch):
+    class Usage:
+        ru_maxrss = 1000
+
+    monkeypatch.setattr(child.resource, "getrusage", lambda who: Usage())
+    monkeypatch.setattr(child.sys, "platform", "darwin")
+    assert child._peak_memory(torch.device("cpu"))[0] == 1000
+    monkeypatch.setattr(child.sys, "platform", "linux")
+    assert child._peak_memory(torch.device("cpu"))[0] == 1000 * 1024
+
+
+def _evc(*args, env=None):
+    return subprocess.run([str(ROOT / "evc.sh"), *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})}, timeout=120)
+
+
+def test_evc_refuses_a_python_outside_the_tested_range_naming_python(tmp_path):
+    fake = tmp_path / "python3.9"
+    fake.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "Python 3.9.18" && exit 0\nexit 1\n')
+    fake.chmod(0o755)
+    out = _evc("check", env={"PYTHON": str(fake), "EVC_VENV": str(tmp_path / "venv")})
+    assert out.returncode == 2 and f"PYTHON={fake} is Python 3.9.18" in out.stderr and "PYTHON=python3.11" in out.stderr
+
+
+def test_evc_rebuilds_a_half_made_venv_and_says_why(tmp_path):
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    out = _evc("check", env={"PYTHON": sys.executable, "EVC_VENV": str(tmp_path / "venv")})
+    assert out.returncode == 0 and "cannot be reused (it has no pip (a half-made venv))" in out.stdout
+
+
+def test_evc_check_prints_the_preflight_line_of_a_working_venv():
+    venv = Path(sys.executable).parents[1]
+    out = _evc("check", env={"PYTHON": sys.executable, "EVC_VENV": str(venv)})
+    assert out.returncode == 0 and f"evc: torch {torch.__version__} (CUDA build" in out.stderr
+
+
+def test_the_workflows_run_gpu_steps_only_with_a_gpu_and_always_upload_the_records():
+    gpu = (ROOT / ".github" / "workflows" / "gpu.yml").read_text()
+    ci = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
+    assert "if: steps.gpu.outputs.present == 'true'" in gpu and "if: always()" in gpu
+    for text in (gpu, ci):
+        assert "persist-credentials: false" in text
+        for retired in ("checkout@v4", "upload-artifact@v4", "deploy-pages@v4", "setup-python@v5", "setup-node@v4"):
+            assert retired not in text, retired
+    assert "apt-get install" not in ci and "EVC_CHROMIUM" in ci
+
+
+def test_the_tests_never_use_the_committed_store():
+    assert Path(os.environ["EVC_MEASUREMENTS"]).resolve() != (ROOT / "measurements").resolve()
+    assert (Path(os.environ["EVC_MEASUREMENTS"]) / "cpu-intel-xeon-2c").is_dir() or store.machines()
