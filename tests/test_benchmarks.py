@@ -53,7 +53,7 @@ def test_a_mismatching_mode_is_shown_as_such_without_a_speed():
     rec = make_record("mlp")
     bad = rec.results[1]
     bad.status, bad.message, bad.max_rel_err = "mismatch", "max relative error 3.0e-02 > tolerance 1e-03", 3e-2
-    row = next(line for line in tables.table(rec).splitlines() if line.startswith(f"| `{bad.mode}`"))
+    row = next(line for line in tables.table(rec).splitlines() if line.startswith(f"| <code>{bad.mode}</code>"))
     assert "**mismatch**" in row and "output differs" in row
     assert "×" not in row and " ms" not in row
 

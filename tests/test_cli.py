@@ -45,12 +45,12 @@ def test_show_prints_tables_of_every_machine(tmp_path, capsys):
     assert "gpu-test-box" in out and machine.describe()["slug"] in out and "Measured on" in out
 
 
-def test_show_of_a_corrupt_record_names_the_file(tmp_path, capsys):
-    path = tmp_path / "somebox" / "torch-2.15.0" / "mlp.json"
+def test_show_of_a_corrupt_record_of_this_machine_names_the_file(tmp_path, capsys):
+    path = tmp_path / machine.describe()["slug"] / "torch-2.15.0" / "mlp.json"
     path.parent.mkdir(parents=True)
     path.write_text("{")
     assert cli.main(["show", "mlp", "--out", str(tmp_path)]) == 1
-    assert "somebox/torch-2.15.0/mlp.json" in capsys.readouterr().err
+    assert f"{machine.describe()['slug']}/torch-2.15.0/mlp.json" in capsys.readouterr().err
 
 
 def test_progress_bar_writes_one_line_per_step_when_piped(capsys):

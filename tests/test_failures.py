@@ -92,7 +92,7 @@ def test_7_a_measurement_killed_for_memory_shows_oom_and_no_number(tmp_path, mon
     rec = make_record("mlp")
     rec.results[1] = result
     rows = tables.table(rec).splitlines()
-    row = next(r for r in rows if r.startswith("| `default`"))
+    row = next(r for r in rows if r.startswith("| <code>default</code>"))
     assert "**oom**" in row and "×" not in row and " ms" not in row  # visibly not measured, no number
 
 

@@ -85,7 +85,7 @@ def test_a_gpu_symptom_shows_a_committed_capture_else_torch_source(tmp_path, mon
                                    "stdout": "RuntimeError: the real text\n", "date": "2026-12-01",
                                    "machine": "gpu-box", "torch": "2.11.0", "duration_s": 1.0}))
     shown = troubleshooting.symptom("troubleshooting/gpu_symptom.py")
-    assert "RuntimeError: the real text" in shown and "Captured on `gpu-box`" in shown
+    assert "RuntimeError: the real text" in shown and "Captured on <code>gpu-box</code>" in shown
     assert "Not reproduced here" not in shown
 
 

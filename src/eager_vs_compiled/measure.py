@@ -211,10 +211,9 @@ def _to_complete(previous: Record, w: workloads.Workload, profile: str, modes) -
     return todo
 
 
-def _merge(previous: Record, new: Record) -> Record:
+def _merge(previous: Record, new: Record, todo: list[str]) -> Record:
     """The previous record with the newly measured modes put in (the order of the previous one)."""
-    measured = {r.mode: r for r in new.results if not (r.mode == "eager" and previous.result("eager")
-                                                        and previous.result("eager").status == "ok")}
+    measured = {r.mode: r for r in new.results if r.mode in todo}
     order = [r.mode for r in previous.results] + [m for m in measured if previous.result(m) is None]
     new.results = [measured.get(m) or previous.result(m) for m in order]
     return new
@@ -258,7 +257,7 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
                               deadline=deadline if deadline is not None else budget_deadline(),
                               device=device, previous=previous)
     if todo:
-        record = _merge(previous, record)
+        record = _merge(previous, record, todo)
     store.save(record, root)
     _ensured[key] = record
     return record
