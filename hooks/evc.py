@@ -36,9 +36,12 @@ class Build:
     files: object = None
     records: dict = field(default_factory=dict)  # "slug/workload" -> marker of this machine's release
     snippets: dict = field(default_factory=dict)  # snippet path -> "ran" | "cached" | "skipped"
+    shown: set = field(default_factory=set)  # (slug/workload, torch) of every record a page showed
 
     def saw(self, marks: list[dict]) -> None:
         for m in marks:
+            if m["kind"] == "measured":
+                self.shown.add((m["key"], m["torch"]))
             if m["kind"] == "measured" and m.get("mine"):
                 self.records[m["key"]] = m
             elif m["kind"] == "ran" and m.get("how") != "notebook":
@@ -131,7 +134,35 @@ def on_page_content(html, page, config, files):
     return html
 
 
+def _write_data(site_dir: Path) -> None:
+    """The raw data the pages link to: each shown record as JSON and CSV, each machine as a zip."""
+    import zipfile
+
+    from eager_vs_compiled import records, store
+    from eager_vs_compiled.pages import data
+
+    root = store.default_root()
+    out = site_dir / "data"
+    for key, torch_version in sorted(BUILD.shown):
+        slug, workload = key.split("/", 1)
+        path = store.path_for(root, slug, workload, store.release(torch_version))
+        if path.exists():
+            rec = records.load(path)
+            target = out / data.relpath(rec, "json")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+            target.with_suffix(".csv").write_text(data.to_csv(rec), encoding="utf-8")
+    for slug in store.machines(root):
+        files = sorted(p for p in (root / slug).rglob("*.json"))
+        if files:
+            out.mkdir(parents=True, exist_ok=True)
+            with zipfile.ZipFile(out / f"{slug}.zip", "w", zipfile.ZIP_DEFLATED) as z:
+                for p in files:
+                    z.write(p, p.relative_to(root).as_posix())
+
+
 def on_post_build(config):
+    _write_data(Path(config.site_dir))
     report = BUILD.report()
     log.info("eager-vs-compiled: measured %(measured)d workloads, reused %(reused)d records; "
              "ran %(snippets_ran)d snippets, reused %(snippets_cached)d cached; "
@@ -155,6 +186,9 @@ def on_post_page(output, page, config):
     if files is None:
         return output
     base = posixpath.dirname(page.file.src_uri)
+    # Raw-data links (pages/data.py): relative to this page's URL, into the site's data/ folder.
+    up = "../" * page.url.rstrip("/").count("/") + ("../" if page.url not in ("", "index.html") else "")
+    output = output.replace('href="evc-data:', f'href="{up}data/')
 
     def fix(match):
         target, anchor = match.group(1), match.group(2) or ""

@@ -60,6 +60,8 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
                    help="run the profile's plan on this device (default: the profile's); "
                         "`--profile gpu --device cpu` rehearses the GPU plan on a CPU")
     m.add_argument("--force", action="store_true", help="re-measure even fresh records (as EVC_REMEASURE=1)")
+    m.add_argument("--dry-run", action="store_true",
+                   help="print what would be measured (workloads, modes, estimated seconds) and measure nothing")
     m.add_argument("--strict", action="store_true",
                    help="exit 1 when a mode failed (error, mismatch, timeout, oom, crashed); by default such "
                         "modes are recorded and reported, and the exit code is 0 unless the harness itself failed")
@@ -157,6 +159,12 @@ def _measure(args) -> int:
     budget = args.budget if args.budget is not None else (450.0 if profile == "gpu" else None)
     deadline = None if budget is None else time.monotonic() + budget
     planned = sum(measure.estimate_s(w, m) for w in plan for m in (args.mode or w.modes[profile]))
+    if args.dry_run:
+        for w in plan:
+            modes = args.mode or w.modes[profile]
+            print(f"{w.name}: {', '.join(modes)} (about {sum(measure.estimate_s(w, m) for m in modes):.0f} s)")
+        print(f"{len(plan)} workloads, about {planned:.0f} s; profile {profile}; nothing measured (--dry-run)")
+        return 0
     if budget is not None and budget < planned / 2:
         print(f"warning: the budget ({budget:.0f} s) is far below the estimate for this plan (about "
               f"{planned:.0f} s): what does not fit is recorded as skipped and measured by a later run",

@@ -11,7 +11,7 @@ from collections import defaultdict
 from .. import machine, measure, store, workloads
 from . import charts
 from ..records import Record
-from .provenance import breakeven, best, code, esc, skipped_note, fmt_bytes, fmt_time, ok, record_line, stamp, tab, tab_label, this_machine
+from .provenance import breakeven, best, code, esc, interval, skipped_note, speedup, verdict, fmt_bytes, fmt_time, ok, record_line, stamp, tab, tab_label, this_machine
 from .tables import table
 
 PAGE = {f: f"{f}.md" for f in workloads.FAMILIES}
@@ -67,10 +67,11 @@ def overview_speedups() -> str:
     """Speedup bars per workload and mode, one tab per machine."""
     out = []
     for slug, recs in records_by_machine(list(workloads.WORKLOADS)).items():
-        rows = [(f"{r.workload} · {m.mode}", m.speedup if ok(m) else None)
+        rows = [(f"{r.workload} · {m.mode}", m.speedup if ok(m) else None, interval(m) if ok(m) else None)
                 for r in recs for m in r.results if m.mode != "eager" and m.status != "skipped"]
-        chart = charts.bars(rows, f"Speedup of torch.compile over eager, every workload, on {machine.label(recs[0].machine)}",
-                            "speedup vs eager (×), same process; dashed line: eager", f"overview-{slug}")
+        chart = charts.bars(rows, f"Speedup of torch.compile over eager, every workload, on {machine.label(recs[0].machine)}; "
+                            "whiskers: 95% interval; grey: no measurable difference",
+                            "speedup vs eager (×), same process", f"overview-{slug}")
         out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))
     return "\n".join(out)
 
@@ -105,8 +106,9 @@ def amortisation(name: str, mode: str = "default") -> str:
         chart = charts.amortisation(r.eager_median_s, r.median_s, r.compile_cold_s, r.breakeven_iters,
                                     f"{rec.title}: cumulative time of eager vs `{mode}` (cold compile first) on "
                                     f"{machine.label(rec.machine)}", f"amortise-{name}-{mode}-{slug}")
-        crossing = (f"they cross after **{breakeven(r)}**" if r.breakeven_iters
-                    else "the compiled line never catches up: compiled is not faster here")
+        crossing = {"faster": f"they cross after **{breakeven(r)}**",
+                    "slower": "the compiled line never catches up: compiled is slower here",
+                    }.get(verdict(r), "the difference per call is inside the noise, so no break-even is given")
         text = (f"Eager {fmt_time(r.eager_median_s)} per call; `{mode}` {fmt_time(r.median_s)} per call after a "
                 f"{fmt_time(r.compile_cold_s)} cold compile ({fmt_time(r.compile_warm_s)} with a warm cache): {crossing}.")
         out.append(tab(tab_label(slug, recs), chart + "\n" + text + "\n\n" + record_line(rec)))
@@ -145,7 +147,7 @@ def _pointwise_row(r: Record, eager_pts: list, comp_pts: list) -> str:
     comp_s = c.median_s if ok(c) else None
     return (f"| {n} | {fmt_time(e_s)} | {fmt_bytes(eager_bytes)} | {gbs(eager_bytes, e_s)} | "
             f"{fmt_time(comp_s)} | {fmt_bytes(fused)} | {gbs(fused, comp_s)} | "
-            f"{f'{c.speedup:.2f}×' if ok(c) else (c.status if c else '—')} |")
+            f"{speedup(c, bold=False) if ok(c) else (c.status if c else '—')} |")
 
 
 def pointwise() -> str:

@@ -46,20 +46,55 @@ def _svg(fig, ax, title: str) -> str:
     return f'<figure class="evc-figure">\n{svg}\n<figcaption>{html.escape(title)}.</figcaption>\n</figure>\n'
 
 
-def bars(rows: list[tuple[str, float | None]], title: str, xlabel: str, salt: str,
-         unit: str = "×", baseline: float | None = 1.0) -> str:
-    """Horizontal bars, one per (label, value); None = failed / not measured."""
-    with _figure(salt, 6.4, 0.42 * len(rows) + 1.2) as (fig, ax):
-        labels = [r[0] for r in rows][::-1]
-        values = [r[1] or 0 for r in rows][::-1]
-        colors = [GOOD if baseline is None or v >= baseline else BAD for v in values]
-        ax.barh(labels, values, color=colors)
+NEUTRAL = "#757575"  # a difference inside the noise: neither green nor red
+
+
+def _log_axis(ax, left: float, right: float) -> None:
+    """A log x axis from `left` to `right` with plain tick labels (0.5, 1, 2, 5, 10 ...)."""
+    from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
+
+    ax.set_xscale("log")
+    ax.set_xlim(left, right)
+    ticks = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if left <= t <= right]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
+
+
+def bars(rows: list[tuple], title: str, xlabel: str, salt: str, unit: str = "×", baseline: float | None = 1.0) -> str:
+    """Horizontal bars, one per (label, value[, (low, high)]); value None = failed / not measured.
+
+    With an interval the bar is green or red only when the interval lies wholly above or below the
+    baseline, grey when it straddles it, and a whisker shows it. A log axis is used when the values
+    span more than 10×, so that one large value does not flatten the others."""
+    labels = [r[0] for r in rows][::-1]
+    values = [r[1] for r in rows][::-1]
+    cis = [(r[2] if len(r) > 2 else None) for r in rows][::-1]
+    got = [v for v in values if v]
+    log = len(got) > 1 and min(got) > 0 and max(got) / min(got) > 10
+    with _figure(salt, 7.2, 0.42 * len(rows) + 1.3) as (fig, ax):
+        left = min([v for v in got] + [ci[0] for ci in cis if ci] + [baseline or 1]) / 1.5 if log else 0
+        for y, (v, ci) in enumerate(zip(values, cis)):
+            if not v:
+                ax.text(left or 0, y, " not measured", va="center", fontsize=10)
+                continue
+            lo, hi = ci if ci else (v, v)
+            above, below = (lo > baseline, hi < baseline) if baseline is not None else (True, False)
+            color = GOOD if above else BAD if below else NEUTRAL
+            ax.barh([y], [v - left], left=left, color=color, height=0.7)
+            if ci:
+                ax.errorbar([v], [y], xerr=[[v - lo], [hi - v]], fmt="none", ecolor=INK, capsize=3, linewidth=1)
+            ax.text(hi, y, f" {v:.2f}{unit}", va="center", fontsize=10)
+        ax.set_yticks(range(len(labels)), labels)
         if baseline is not None:
             ax.axvline(baseline, color=INK, linewidth=1, linestyle="--")
-        for y, v in enumerate(values):
-            ax.text(v, y, f" {v:.2f}{unit}" if v else " not measured", va="center", fontsize=10)
         ax.set_xlabel(xlabel)
-        ax.set_xlim(0, max(values + [baseline or 0]) * 1.3 or 1)
+        top = max([v for v in got] + [ci[1] for ci in cis if ci] + [baseline or 0] + [1])
+        if log:
+            _log_axis(ax, left, top * 2.5)
+        else:
+            ax.set_xlim(0, top * 1.3)
         return _svg(fig, ax, title)
 
 
@@ -180,15 +215,7 @@ def grouped_bars(rows: list[str], series: dict[str, list[tuple[float, float, flo
         if baseline is not None:
             ax.axvline(baseline, color=INK, linewidth=1, linestyle="--")
         if log:
-            from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
-
-            ax.set_xscale("log")
-            ax.set_xlim(left, max(points) * 2.5)
-            ticks = [t for t in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200) if left <= t <= max(points) * 2.5]
-            ax.xaxis.set_major_locator(FixedLocator(ticks))
-            ax.xaxis.set_minor_locator(NullLocator())
-            ax.xaxis.set_minor_formatter(NullFormatter())
-            ax.set_xticklabels([f"{t:g}" for t in ticks])
+            _log_axis(ax, left, max(points) * 2.5)
         else:
             ax.set_xlim(0, max(points + [baseline or 0]) * 1.25 if points else 1)
         ax.set_yticks(ys, rows)

@@ -8,6 +8,9 @@ from .. import snippets
 from .provenance import cell, fence, shown_run
 
 
+NOISY = "noisy — rerun on an idle machine"  # what a timing snippet prints past its spread threshold
+
+
 def snippet(rel_path: str) -> str:
     """A snippet's exact text as a code block, then what it printed when this build ran it."""
     result = snippets.check(snippets.run(rel_path))
@@ -18,6 +21,11 @@ def snippet(rel_path: str) -> str:
         return "\n".join(out) + shown_run(result)
     when = "cached from a run on" if result.cached else "ran on"
     printed = result.stdout.rstrip() or "(no output)"
+    noisy = [ln.strip() for ln in printed.splitlines() if NOISY in ln]
+    if noisy:
+        out.append(f'!!! warning "Noisy timings in this run"\n    The snippet measured a spread above its threshold '
+                   f"({len(noisy)} line{'s' if len(noisy) > 1 else ''} flagged below): the machine was busy while it "
+                   f"ran. Compare the timings with care, or run it again on an idle machine.\n")
     out.append(f"Output — {when} {result.date}, `{result.machine}`, torch {result.torch}, "
                f"in {result.duration_s:.1f} s:\n{{: .evc-run }}\n")
     out.append(fence(printed))

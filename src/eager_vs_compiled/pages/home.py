@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import machine, measure
 from . import charts
-from .provenance import best, breakeven, code, esc, fmt_time, machine_words, shown, span
+from .provenance import best, breakeven, code, esc, interval, speedup, verdict, fmt_time, machine_words, shown, span
 
 
 def headline(names: list[str]) -> str:
@@ -18,7 +18,7 @@ def headline(names: list[str]) -> str:
             lines.append(f"| {esc(rec.title)} | — | no compiled mode finished | — | — | — |")
             continue
         lines.append(f"| {esc(rec.title)} | {fmt_time(fastest.eager_median_s)} | {code(fastest.mode)} "
-                     f"{fmt_time(fastest.median_s)} | **{fastest.speedup:.2f}×** | "
+                     f"{fmt_time(fastest.median_s)} | {speedup(fastest)}: {verdict(fastest)} | "
                      f"{fmt_time(fastest.compile_cold_s)} | {breakeven(fastest)} |")
     when, _ = span(recs)
     v = recs[0].versions
@@ -31,8 +31,8 @@ def headline(names: list[str]) -> str:
 def speedup_chart(names: list[str]) -> str:
     """Inline SVG: speedup vs eager per workload and compiled mode on this machine."""
     recs = [measure.ensure_record(n) for n in names]
-    rows = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None)
-            for r in recs for m in r.results if m.mode != "eager"]
+    rows = [(f"{r.workload} · {m.mode}", m.speedup if m.status == "ok" else None,
+             interval(m) if m.status == "ok" else None) for r in recs for m in r.results if m.mode != "eager"]
     title = f"Speedup of torch.compile over eager on {machine.label(recs[0].machine)}"
-    return charts.bars(rows, title, "speedup vs eager (×); dashed line: eager",
+    return charts.bars(rows, title + "; whiskers: 95% interval", "speedup vs eager (×)",
                        "speedups-" + "-".join(names)) + "".join(shown(r) for r in recs)

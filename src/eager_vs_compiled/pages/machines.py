@@ -61,7 +61,10 @@ def machines() -> str:
                          f"{len(recs)} records{extra} |")
     if len(lines) == 2:
         return "No machine has committed records yet.\n"
-    return "\n".join(lines) + "\n"
+    from .data import archive_link
+
+    downloads = " · ".join(f"`{slug}`: {archive_link(slug)}" for slug in sorted(store.machines(root)))
+    return "\n".join(lines) + f"\n\nEvery record of each machine, all releases, as one archive: {downloads}\n"
 
 
 def _raw(value, nested: bool = False) -> str:

@@ -40,5 +40,6 @@ def harness_settings() -> str:
         lines.append(f"| `{profile}` | {fmt_time(cfg['min_sample_s'])} | {cfg['n_min']}–{cfg['n_max']} | "
                      f"{fmt_time(cfg['budget_s'])} | ±{timing.MEDIAN_PRECISION:.0%} | "
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
-    return ("\n".join(lines) + f"\n\nHarness version {measure.HARNESS_VERSION}, from "
-            "`src/eager_vs_compiled/child.py`.\n{: .evc-provenance }\n")
+    return ("\n".join(lines) + f"\n\nSpeedup intervals: {stats.CONFIDENCE:.0%} percentile bootstrap of the "
+            f"interleaved pairs, {stats.BOOTSTRAP_RESAMPLES:,} resamples. Harness version {measure.HARNESS_VERSION}, "
+            "from `src/eager_vs_compiled/timing.py`.\n{: .evc-provenance }\n")

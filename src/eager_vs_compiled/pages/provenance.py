@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from .. import machine, snippets, store
+from .. import machine, snippets, stats, store
 from ..records import ModeResult, Record
 
 MARKER = re.compile(r"<!-- evc:shown (\{.*?\}) -->")
@@ -79,12 +79,48 @@ def best(rec: Record) -> ModeResult | None:
     return max(done, key=lambda r: r.speedup, default=None)
 
 
+def interval(r: ModeResult) -> tuple[float, float] | None:
+    """The 95% bootstrap interval of a compiled mode's speedup, from its interleaved pairs with
+    eager (stats.boot_speedups, seeded by the samples themselves: a rebuild prints the same)."""
+    if r.mode == "eager" or not r.samples_s or not r.eager_samples_s:
+        return None
+    key = (r.mode, tuple(r.samples_s), tuple(r.eager_samples_s))
+    if key not in _INTERVALS:
+        _INTERVALS[key] = stats.percentile_interval(stats.boot_speedups(r.eager_samples_s, r.samples_s, stats._rng(*key)))
+    return _INTERVALS[key]
+
+
+_INTERVALS: dict = {}  # the same mode is drawn on several pages: bootstrap it once
+
+
+def verdict(r: ModeResult) -> str:
+    """'faster', 'slower' or 'no measurable difference': the words follow the interval, not the point."""
+    ci = interval(r)
+    if ci is None:
+        return "—"
+    lo, hi = ci
+    return "faster" if lo > 1 else "slower" if hi < 1 else "no measurable difference"
+
+
+def speedup(r: ModeResult, bold: bool = True) -> str:
+    """'1.23× (1.15–1.31)': the point and its 95% interval."""
+    if r.speedup is None:
+        return "—"
+    ci = interval(r)
+    point = f"**{r.speedup:.2f}×**" if bold else f"{r.speedup:.2f}×"
+    return point + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+
+
 def breakeven(r: ModeResult) -> str:
-    """How many calls repay the compile, in the one wording every page uses."""
-    if r.breakeven_iters is not None:
+    """How many calls repay the compile, in the one wording every page uses: a number only when the
+    interval says compiled is faster; otherwise why there is none."""
+    words = verdict(r)
+    if words == "faster" and r.breakeven_iters is not None:
         return f"{r.breakeven_iters:,.0f} calls"
-    if r.mode != "eager" and r.median_s is not None and r.speedup is not None:
-        return "never (not faster)"
+    if words == "slower":
+        return "never (slower)"
+    if words == "no measurable difference":
+        return "— (no measurable difference)"
     return "—"
 
 

@@ -7,7 +7,7 @@ from .. import machine, peaks, store, workloads
 from ..records import Record
 from . import charts
 from .benchmarks import records_by_machine
-from .provenance import ok, stamp, tab, tab_label, this_machine
+from .provenance import ok, speedup, stamp, tab, tab_label, this_machine
 
 
 def roof(slug: str) -> dict | None:
@@ -28,7 +28,7 @@ def _step_row(step: str, recs: list[Record], names: list[str], peak_of, points: 
     dtype = "float32" if r.spec["dtype"] == "float32" else "bfloat16"
     peak = peak_of(dtype)
     share = f"{m.tflops / peak * 100:.0f} % of {peak:.3g} ({dtype})" if m.tflops and peak else "—"
-    vs = f"{m.speedup:.2f}×" if m.speedup else "(eager is the best)"
+    vs = speedup(m, bold=False) if m.speedup else "(eager is the best)"
     eager_bytes = next((x.eager_bytes_per_call for x in r.results if x.eager_bytes_per_call), None)
     for mm in r.results:
         if ok(mm) and mm.tflops and eager_bytes and mm.mode in ("eager", m.mode):

@@ -4,7 +4,7 @@ and by `python -m eager_vs_compiled show`."""
 from __future__ import annotations
 
 from ..records import ModeResult, Record
-from .provenance import breakeven, cell, code, fmt_bytes, fmt_time, record_line
+from .provenance import breakeven, cell, code, speedup, verdict, fmt_bytes, fmt_time, record_line
 
 HEADER = ["Mode", "Median ± ½ IQR (n)", "Throughput", "Speedup vs eager", "Compile cold / warm",
           "Break-even", "Peak memory", "Max rel. error", "Status"]
@@ -35,7 +35,7 @@ def row(r: ModeResult, items: str) -> list[str]:
         (f"{r.throughput:,.1f} {items}/s" if r.throughput else "—")
         + (f" ({r.tflops:.3g} TFLOP/s)" if r.tflops else ""),
         "1× (baseline)" if baseline and has_time else (
-            f"**{r.speedup:.2f}×** (eager {fmt_time(r.eager_median_s)})" if r.speedup else "—"),
+            f"{speedup(r)}: {verdict(r)} (eager {fmt_time(r.eager_median_s)})" if r.speedup else "—"),
         "—" if baseline else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}"
         + (f" / {fmt_time(r.compile_mega_s)} Mega-Cache" if r.compile_mega_s is not None else ""),
         breakeven(r),
@@ -50,7 +50,12 @@ def table(record: Record, page: bool = True) -> str:
     items = record.spec.get("items", "calls")
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(row(r, items)) + " |" for r in record.results]
-    return "\n".join(lines) + "\n\n" + eager_spread(record) + record_line(record, page) + "\n"
+    text = "\n".join(lines) + "\n\n" + eager_spread(record) + record_line(record, page) + "\n"
+    if page:
+        from .data import links
+
+        text += "\n" + links(record)
+    return text
 
 
 def eager_spread(record: Record) -> str:
