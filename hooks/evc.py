@@ -37,11 +37,14 @@ class Build:
     records: dict = field(default_factory=dict)  # "slug/workload" -> marker of this machine's release
     snippets: dict = field(default_factory=dict)  # snippet path -> "ran" | "cached" | "skipped"
     shown: set = field(default_factory=set)  # (slug/workload, torch) of every record a page showed
+    copies: dict = field(default_factory=dict)  # site data path -> file a page links (a model report)
 
     def saw(self, marks: list[dict]) -> None:
         for m in marks:
             if m["kind"] == "measured":
                 self.shown.add((m["key"], m["torch"]))
+            if m["kind"] == "file":
+                self.copies[m["dest"]] = m["src"]
             if m["kind"] == "measured" and m.get("mine"):
                 self.records[m["key"]] = m
             elif m["kind"] == "ran" and m.get("how") != "notebook":
@@ -152,6 +155,9 @@ def _write_data(site_dir: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
             target.with_suffix(".csv").write_text(data.to_csv(rec), encoding="utf-8")
+    for dest, src in BUILD.copies.items():
+        (out / dest).parent.mkdir(parents=True, exist_ok=True)
+        (out / dest).write_bytes(Path(src).read_bytes())
     for slug in store.machines(root):
         files = sorted(p for p in (root / slug).rglob("*.json"))
         if files:

@@ -204,3 +204,23 @@ def test_search_finds_graph_break(browser, urls):
     assert items.count() >= 1
     assert "graph break" in v.page.locator(".md-search-result").inner_text().lower()
     v.close()
+
+
+def test_the_standalone_model_report_opens_offline(browser, server):
+    v = Visit(browser, f"{server}data/reports/my_model_factory-factory.html")
+    assert v.page.locator("table").count() >= 1 and "Verdict" in v.page.inner_text("body")
+    assert not v.problems, v.problems  # no request to another host, no console error
+    v.close()
+
+
+def test_a_benchmark_tables_csv_downloads_and_parses(browser, server):
+    import csv
+    import io
+
+    v = Visit(browser, f"{server}benchmarks/mlp-transformer/")
+    link = v.page.locator("a[download]", has_text="CSV").first
+    with v.page.expect_download() as info:
+        link.click()
+    rows = list(csv.DictReader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
+    assert rows and {"workload", "mode", "median_s", "speedup_low", "speedup_high"} <= set(rows[0])
+    v.close()

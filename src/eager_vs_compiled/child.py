@@ -95,8 +95,13 @@ def _child(args: dict) -> dict[str, ModeResult]:
     """One phase of one mode: {mode: its result} (and {"eager": ...} beside a compiled mode)."""
     import torch
 
-    w = workloads.get(args["workload"])
     profile, mode = args["profile"], args["mode"]
+    if args.get("model"):  # a reader's model: rebuilt from its factory in this process
+        from .usermodel import workload_for
+
+        w = workload_for(args["model"], profile)
+    else:
+        w = workloads.get(args["workload"])
     device = torch.device(args.get("device") or workloads.default_device(profile))
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
     if args["phase"] in ("warm", "mega"):

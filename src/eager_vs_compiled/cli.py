@@ -60,6 +60,9 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
                    help="run the profile's plan on this device (default: the profile's); "
                         "`--profile gpu --device cpu` rehearses the GPU plan on a CPU")
     m.add_argument("--force", action="store_true", help="re-measure even fresh records (as EVC_REMEASURE=1)")
+    m.add_argument("--model", metavar="FILE.py:FUNCTION",
+                   help="measure your own model: FUNCTION() returns (model, example_inputs) or a dict "
+                        "(see the 'Measure your own model' page); needs --out, writes a report beside the record")
     m.add_argument("--dry-run", action="store_true",
                    help="print what would be measured (workloads, modes, estimated seconds) and measure nothing")
     m.add_argument("--strict", action="store_true",
@@ -151,10 +154,49 @@ def _plan(args) -> tuple[str, list]:
     return profile, plan
 
 
+def _measure_model(args) -> int:
+    """`measure --model`: readiness check, every mode, a record and a report (Markdown and HTML)."""
+    import json
+    import tempfile
+
+    from . import isolate, machine, measure, store, usermodel, workloads
+    from .pages import report
+
+    if not args.out:
+        raise UsageError("--model needs --out DIR: the folder your model's record and report go to")
+    if args.workload or args.family:
+        raise UsageError("--model measures your model alone: leave out --workload and --family")
+    profile = args.profile or workloads.default_profile()
+    try:
+        w = usermodel.workload_for(args.model, profile)
+    except usermodel.ModelError as e:
+        raise UsageError(str(e)) from None
+    with tempfile.TemporaryDirectory(prefix="evc-ready-") as tmp:
+        print(f"checking {args.model}: graphs, graph breaks, recompiles (torch._dynamo.explain) ...", file=sys.stderr)
+        code, _, err = isolate.module("eager_vs_compiled.usermodel", [args.model, f"{tmp}/ready.json"], None, 600)
+        ready = (json.loads(Path(f"{tmp}/ready.json").read_text()) if code == 0 and Path(f"{tmp}/ready.json").exists()
+                 else {"error": f"exit code {code}: {err.strip().splitlines()[-1] if err.strip() else ''}"})
+    bar = ProgressBar(measure.planned_steps(w, args.mode or w.modes[profile]))
+    try:
+        rec = measure.ensure_record(w.name, args.out, force=args.force, profile=profile, modes=args.mode,
+                                    progress=bar.step, device=args.device)
+    finally:
+        bar.close()
+    text = report.markdown(rec, ready)
+    folder = store.release_dir(args.out, machine.describe()["slug"], store.release(machine.versions()["torch"]))
+    store.write_atomic(folder / f"{w.name}.md", text)
+    store.write_atomic(folder / f"{w.name}.html", report.standalone_html(rec, ready))
+    print(f"\n{text}", end="")
+    print(f"report: {folder / (w.name + '.html')} (and .md); record: {folder / (w.name + '.json')}", file=sys.stderr)
+    return 0
+
+
 def _measure(args) -> int:
     from . import machine, measure, peaks, records, store
     from .pages.tables import table
 
+    if args.model:
+        return _measure_model(args)
     profile, plan = _plan(args)
     budget = args.budget if args.budget is not None else (450.0 if profile == "gpu" else None)
     deadline = None if budget is None else time.monotonic() + budget

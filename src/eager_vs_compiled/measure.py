@@ -68,6 +68,14 @@ def estimate_s(w: workloads.Workload, mode: str, previous: Record | None = None)
     return base * (3 if mode.startswith("max-autotune") else 1) * (0.5 if mode == "eager" else 1)
 
 
+def _child_args(w: workloads.Workload, profile: str, device: str | None, mode: str) -> dict:
+    """What a measurement child needs to rebuild the workload (a reader's model: its factory)."""
+    args = {"workload": w.name, "profile": profile, "device": device, "mode": mode}
+    if w.family == workloads.USER_FAMILY:
+        args["model"] = w.sizes[profile]["model"]
+    return args
+
+
 def _cache_env(folder: str) -> dict:
     return {"TORCHINDUCTOR_CACHE_DIR": folder, "TRITON_CACHE_DIR": os.path.join(folder, "triton")}
 
@@ -106,7 +114,7 @@ def _finish(result: ModeResult, items: int, wall_s: float | None = None) -> Mode
 def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float | None = None,
                  progress: Progress | None = None, device: str | None = None) -> ModeResult:
     """One mode alone, in its own processes (a compiled mode: cold, warm, Mega-Cache)."""
-    args = {"workload": w.name, "profile": profile, "device": device, "mode": mode}
+    args = _child_args(w, profile, device, mode)
     limit, say, t0 = timeout or TIMING[profile]["timeout_s"], progress or (lambda msg: None), time.perf_counter()
     if mode == "eager":
         with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache:
@@ -156,8 +164,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
             continue
         left = None if deadline is None else deadline - time.monotonic()
         t0 = time.perf_counter()
-        args = {"workload": w.name, "profile": profile, "device": device, "mode": mode}
-        got = _measure_compiled(w, args, min(limit, left) if left else limit, say)
+        got = _measure_compiled(w, _child_args(w, profile, device, mode), min(limit, left) if left else limit, say)
         results[mode] = _finish(got[mode], items, time.perf_counter() - t0)
         if "eager" not in results and "eager" in got and got["eager"].samples_s:
             results["eager"] = _finish(got["eager"], items)  # timed beside this mode, same process

@@ -37,6 +37,9 @@ FAMILIES = {  # family -> (page title, what the page answers)
 }
 
 
+USER_FAMILY = "user"  # a reader's own model (usermodel.py): measured like a workload, on no page of ours
+
+
 class WorkloadUnavailable(Exception):
     """The workload needs something this environment lacks (torchvision, a GPU): it is skipped."""
 
@@ -64,7 +67,7 @@ class Workload:
 
     def __post_init__(self):
         assert self.step in STEPS and self.dtype in DTYPES and self.layout in LAYOUTS, self.name
-        assert self.family in FAMILIES, self.name
+        assert self.family in FAMILIES or self.family == USER_FAMILY, self.name
         for profile, modes in self.modes.items():
             assert modes[0] == "eager", (self.name, profile)
 
@@ -227,9 +230,17 @@ def _vision_suite() -> list[Workload]:
 WORKLOADS: dict[str, Workload] = {w.name: w for w in _overhead_and_pointwise() + _dense() + _vision_suite()}
 
 
+USER: dict[str, Workload] = {}  # readers' models of this process (never listed with the suite)
+
+
+def register(w: Workload) -> None:
+    """Make a reader's model known to this process by name (see usermodel.workload_for)."""
+    USER[w.name] = w
+
+
 def get(name: str) -> Workload:
     try:
-        return WORKLOADS[name]
+        return WORKLOADS[name] if name in WORKLOADS else USER[name]
     except KeyError:
         raise KeyError(f"unknown workload {name!r}; valid names: {', '.join(WORKLOADS)}") from None
 

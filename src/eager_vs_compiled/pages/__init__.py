@@ -21,7 +21,8 @@ DIRECTIVES = {
     "machines": "pages.machines:machines", "record_outline": "pages.machines:record_outline",
     "build_machine": "pages.machines:build_machine", "needs_gpu": "pages.machines:needs_gpu",
     "releases": "pages.releases:compare", "releases_summary": "pages.releases:summary",
-    "evidence": "pages.claims:evidence", "claims_rules": "pages.claims:rules", "cli_help": "cli:help_markdown",
+    "evidence": "pages.claims:evidence", "claims_rules": "pages.claims:rules",
+    "model_report": "pages.report:model_report", "cli_help": "cli:help_markdown",
 }
 
 

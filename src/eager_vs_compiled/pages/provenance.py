@@ -41,8 +41,8 @@ def esc(text) -> str:
     escaped (`<script>` stays text, `<built-in function add>` stays visible), one line, no pipe that
     would end a table cell, repository-relative paths."""
     text = re.sub(r"\s+", " ", snippets.relative_paths(str(text)))
-    return html.escape(text, quote=True).replace("|", "&#124;").replace("`", "&#96;").replace("*", "&#42;") \
-        .replace("_", "&#95;").replace("[", "&#91;")
+    # `[` too: a link built by a record, [x](javascript:...), must stay text.
+    return html.escape(text, quote=True).replace("|", "&#124;").replace("[", "&#91;")
 
 
 def cell(text: str) -> str:

@@ -1,0 +1,136 @@
+"""The report on a reader's model: the verdict in one line, the compile-readiness check, the table
+of every mode, as Markdown (terminal, the how-to page) and as one standalone HTML file (no network,
+no web fonts). Standard library; the chart is added when matplotlib is installed."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from ..records import Record
+from .provenance import best, esc, fmt_bytes, interval, ok, verdict
+from .tables import table
+
+
+def one_line(rec: Record) -> str:
+    """'compile with `default`: 1.31× faster (1.22–1.40), pays off after 420 calls, costs 96 MiB more'
+    or 'do not compile: ...', following the interval rules of the site."""
+    wrong = [r.mode for r in rec.results if r.status == "mismatch"]
+    fastest = best(rec)
+    if fastest is None:
+        failed = ", ".join(f"{r.mode}: {r.status}" for r in rec.results if r.mode != "eager")
+        return f"do not compile: no compiled mode finished and matched eager ({esc(failed)})"
+    lo, hi = interval(fastest) or (fastest.speedup, fastest.speedup)
+    said = f"{fastest.speedup:.2f}× ({lo:.2f}–{hi:.2f})"
+    if verdict(fastest) != "faster":
+        why = "slower" if verdict(fastest) == "slower" else "no measurable difference"
+        return (f"do not compile: the best mode, `{esc(fastest.mode)}`, is {said} against eager — {why}"
+                + (f"; outputs differ from eager in {', '.join(map(esc, wrong))}" if wrong else ""))
+    eager = rec.result("eager")
+    more = (fastest.peak_memory_bytes or 0) - (eager.peak_memory_bytes or 0) if eager else 0
+    memory = f"costs {fmt_bytes(more)} more memory" if more > 0 else f"saves {fmt_bytes(-more)} of memory"
+    pays = f"pays off after {fastest.breakeven_iters:,.0f} calls" if fastest.breakeven_iters else "pays off at once"
+    return f"compile with `{esc(fastest.mode)}`: {said} faster, {pays}, {memory}"
+
+
+def readiness_lines(ready: dict) -> str:
+    if "error" in ready:
+        return f"- the readiness check failed: {esc(ready['error'])}\n"
+    lines = [f"- graphs: {ready['graphs']}, graph breaks: {ready['graph_breaks']} (`torch._dynamo.explain`)"]
+    lines += [f"    - break: {esc(reason)}" for reason in ready.get("break_reasons", [])]
+    if "recompiles_on_second_shape" in ready:
+        lines.append(f"- recompiles when called with the second input shape: {ready['recompiles_on_second_shape']}")
+    checked = ready.get("max_rel_err", {})
+    lines += [f"- `{esc(mode)}`: largest relative difference from eager {err:.1e}" for mode, err in checked.items()]
+    return "\n".join(lines) + "\n"
+
+
+def markdown(rec: Record, ready: dict) -> str:
+    """The report as Markdown: what the terminal prints and the how-to page shows."""
+    errors = {r.mode: r.max_rel_err for r in rec.results if r.max_rel_err is not None}
+    return (f"**Verdict:** {one_line(rec)}.\n\n### Compile readiness\n\n"
+            + readiness_lines({**ready, "max_rel_err": errors})
+            + f"\n### Every mode\n\n{table(rec, page=False)}\n")
+
+
+def _inline(text: str) -> str:
+    text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"`([^`]+)`", lambda m: f"<code>{m.group(1)}</code>", text)
+
+
+def standalone_html(rec: Record, ready: dict) -> str:
+    """One HTML file with everything inline: it opens offline, without a request to any host."""
+    body = []
+    for block in markdown(rec, ready).split("\n\n"):
+        lines = block.strip().splitlines()
+        if not lines:
+            continue
+        if lines[0].startswith("### "):
+            body.append(f"<h2>{_inline(lines[0][4:])}</h2>")
+        elif lines[0].startswith("|"):
+            rows = [[c.strip() for c in ln.strip("|").split(" | ")] for ln in lines if not ln.startswith("|---")]
+            head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0])
+            cells = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
+        elif lines[0].startswith("- "):
+            body.append("<ul>" + "".join(f"<li>{_inline(ln.strip()[2:])}</li>" for ln in lines) + "</ul>")
+        else:
+            body.append(f"<p>{_inline(' '.join(lines))}</p>")
+    body.append(_chart(rec))
+    title = html.escape(f"torch.compile on {rec.title}")
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>{title}</title><style>{CSS}</style></head>'
+            f"<body><main><h1>{title}</h1>\n" + "\n".join(body) + "\n</main></body></html>\n")
+
+
+def _chart(rec: Record) -> str:
+    try:
+        from . import charts
+
+        rows = [(r.mode, r.speedup if ok(r) else None, interval(r) if ok(r) else None)
+                for r in rec.results if r.mode != "eager"]
+        return charts.bars(rows, f"Speedup over eager, {rec.title}", "speedup vs eager (×)", f"report-{rec.workload}")
+    except ImportError:  # a bare image without matplotlib: the tables say it all
+        return ""
+
+
+CSS = ("body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}main{max-width:60rem;"
+       "margin:auto;padding:1rem}table{border-collapse:collapse;display:block;overflow-x:auto}td,th{border:1px "
+       "solid #bbb;padding:.3rem .5rem;text-align:left}code{background:#f1f1f1;padding:0 .2rem}"
+       "@media (prefers-color-scheme:dark){body{background:#111;color:#eee}code{background:#333}}"
+       "svg{max-width:100%;height:auto}")
+
+
+
+def model_report(rel_target: str) -> str:
+    """The how-to page's report: the real CLI run on a factory under snippets/ (`FILE.py:FUNCTION`),
+    into the build's cache (a fresh record is reused, so a rebuild measures nothing), then its
+    Markdown report shown and its standalone HTML linked."""
+    import os
+    from pathlib import Path
+
+    from .. import isolate, machine, snippets, store, usermodel
+    from .data import SCHEME
+    from .provenance import _marker, shown
+
+    rel_file, _, function = rel_target.rpartition(":")
+    target = f"{(snippets.root() / rel_file).resolve()}:{function}"
+    out = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "model-reports"
+    code, stdout, err = isolate.module("eager_vs_compiled", ["measure", "--model", target, "--out", str(out)], None, 1800)
+    if code != 0:
+        raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
+    folder = store.release_dir(out, machine.describe()["slug"], store.release(machine.versions()["torch"]))
+    name = usermodel.name_of(target)
+    rec = records_load(folder / f"{name}.json")
+    text = (folder / f"{name}.md").read_text(encoding="utf-8")
+    dest = f"reports/{name}.html"
+    link = (f'\nThe same report as a standalone HTML file, as the command wrote it: '
+            f'<a href="{SCHEME}{dest}">{name}.html</a>.\n')
+    return (text.replace("### ", "#### ") + link + shown(rec)
+            + _marker(kind="file", src=str(folder / f"{name}.html"), dest=dest, machine="", date="", torch="", key=dest))
+
+
+def records_load(path):
+    from ..records import load
+
+    return load(path)

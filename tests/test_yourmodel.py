@@ -1,0 +1,86 @@
+"""Your model: `measure --model FILE.py:FUNCTION` measures a reader's model like a workload, and
+refuses a bad factory by name before measuring anything."""
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from eager_vs_compiled import usermodel
+from helpers import ROOT
+
+FACTORY = ROOT / "snippets" / "how-to" / "my_model_factory.py"
+
+
+def _cli(*args, cwd=ROOT, extra_path=""):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), extra_path]))}
+    return subprocess.run([sys.executable, "-m", "eager_vs_compiled", "measure", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=1800)
+
+
+@pytest.mark.slow
+def test_the_example_factory_through_the_real_cli_gives_a_record_and_reports(tmp_path):
+    out = _cli("--model", f"{FACTORY}:factory", "--out", str(tmp_path), "--mode", "default")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert re.search(r"\*\*Verdict:\*\* (compile with `default`: \d|do not compile: )", out.stdout)
+    assert "graphs: 1, graph breaks: 0" in out.stdout and "recompiles when called with the second input shape" in out.stdout
+    [folder] = {p.parent for p in tmp_path.rglob("my_model_factory-factory.json")}
+    html = (folder / "my_model_factory-factory.html").read_text()
+    assert "<table>" in html and "Verdict:" in html
+    assert not re.search(r"""(src|href)=["']?https?:|url\(https?:|@import""", html)  # nothing fetched: offline
+
+
+def test_a_module_path_names_a_factory_too(tmp_path, monkeypatch):
+    (tmp_path / "readers_models.py").write_text(textwrap.dedent("""\
+        import torch
+        def tiny():
+            return torch.nn.Linear(4, 2), (torch.randn(3, 4),)
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = usermodel.call_factory("readers_models:tiny")
+    assert spec["step"] == "inference" and spec["inputs"][0].shape == (3, 4)
+    assert usermodel.workload_for("readers_models:tiny", "cpu").name == "readers_models-tiny"
+
+
+BAD = {
+    "missing.py:factory": "no such file",
+    "{dir}/broken.py:factory": "importing {dir}/broken.py failed: ZeroDivisionError",
+    "{dir}/good.py:nope": "has no function 'nope'",
+    "{dir}/good.py:raises": "the factory raised RuntimeError: out of cheese",
+    "{dir}/good.py:wrong_shape": "the factory must return (model, inputs) or a dict",
+    "{dir}/good.py:not_tensors": "'inputs' must be a tensor or a tuple of tensors, got list",
+    "{dir}/good.py:bad_output": "the model's output must be tensors",
+    "{dir}/good.py": "expected FILE.py:FUNCTION or MODULE:FUNCTION",
+}
+
+
+@pytest.mark.parametrize("target, message", BAD.items())
+def test_a_bad_factory_is_refused_by_name_and_nothing_is_written(tmp_path, target, message, capsys):
+    (tmp_path / "broken.py").write_text("1 / 0\n")
+    (tmp_path / "good.py").write_text(textwrap.dedent("""\
+        import torch
+        def raises():
+            raise RuntimeError("out of cheese")
+        def wrong_shape():
+            return torch.nn.Linear(2, 2)
+        def not_tensors():
+            return torch.nn.Linear(2, 2), [[1.0, 2.0]]
+        def bad_output():
+            return (lambda x: "a string"), (torch.ones(2),)
+        """))
+    from eager_vs_compiled import cli
+
+    target, message = target.format(dir=tmp_path), message.format(dir=tmp_path)
+    code = cli.main(["measure", "--model", target, "--out", str(tmp_path / "out")])  # the CLI, in this process
+    err = capsys.readouterr().err
+    assert code == 2 and f"--model {target!r}" in err and message in err, err[-1500:]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.*"))
+
+
+def test_model_needs_an_out_folder(capsys):
+    from eager_vs_compiled import cli
+
+    assert cli.main(["measure", "--model", f"{FACTORY}:factory"]) == 2
+    assert "--model needs --out DIR" in capsys.readouterr().err
