@@ -18,7 +18,7 @@ import resource
 import sys
 from pathlib import Path
 
-from . import stats, timing, workloads
+from . import recipes, stats, timing, workloads
 from .records import ModeResult
 
 log = logging.getLogger("eager_vs_compiled")
@@ -84,10 +84,12 @@ def _eager_bytes(built) -> int | None:
         return None
 
 
-def _compile(built, mode: str):
+def _compile(built, recipe: recipes.Recipe):
+    """The recipe's compiled model (its base mode), or the model as it is for an eager recipe."""
     import torch
 
-    built.compiled = torch.compile(built.model if built.model is not None else built.fn, mode=mode)
+    if recipe.compiled:
+        built.compiled = torch.compile(built.model if built.model is not None else built.fn, mode=recipe.base)
     return built
 
 
@@ -114,10 +116,12 @@ def _recompile(w, profile: str, mode: str, device, sync, args: dict) -> ModeResu
     cache filled only from the Mega-Cache artifacts (mega). Compile time = first call - steady."""
     import torch
 
+    recipe = recipes.parse(mode)
+    recipes.configure(recipe)
     result = ModeResult(mode, "ok", threads=torch.get_num_threads())
     if args["phase"] == "mega":
         torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
-    comp = _compile(w.build(profile, device), mode)
+    comp = _compile(w.build(profile, device, recipe.knobs), recipe)
     _, first = timing.first_call(comp.call, comp.inputs, sync)
     steady = stats.median([timing.timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
     if args["phase"] == "warm":
@@ -133,6 +137,8 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
     """Eager reference, correctness, then eager and the compiled mode timed interleaved."""
     import torch
 
+    recipe = recipes.parse(mode)
+    recipes.configure(recipe)  # before eager too: a thread count is the same for both sides
     cfg, threads = timing.TIMING[profile], torch.get_num_threads()
     eager_built = w.build(profile, device)
     ref = eager_built.call(*eager_built.inputs)
@@ -145,18 +151,21 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
         eager.message = ""
         [eager.samples_s] = timing.interleaved_samples([eager_built.call], eager_built.inputs, sync, cfg, cfg["budget_s"])
         return {"eager": eager}
-    comp = _compile(w.build(profile, device), mode)
+    comp = _compile(w.build(profile, device, recipe.knobs), recipe)
     result = ModeResult(mode, "ok", threads=threads, memory_kind=eager.memory_kind,
                         flops_per_call=eager.flops_per_call, eager_bytes_per_call=eager.eager_bytes_per_call)
     got, result.first_call_s = timing.first_call(comp.call, comp.inputs, sync)
     result.peak_memory_bytes, _ = _peak_memory(device)  # cold process; the warm one replaces it
-    _check(result, [(got, ref)] + ([(comp.grads(), ref_grads)] if ref_grads else []), w.tolerance)
+    _check(result, [(got, ref)] + ([(comp.grads(), ref_grads)] if ref_grads else []),
+           recipes.tolerance(recipe, w.tolerance, w.step))
     if args.get("artifacts"):  # the compile artifacts of this cold run, for the Mega-Cache phase
         saved = torch.compiler.save_cache_artifacts()
         if saved is not None:
             Path(args["artifacts"]).write_bytes(saved[0])
+    # A recipe that changes the inputs (layout, dtype) calls with its own; the plain modes share eager's.
+    comp_call = comp.call if not recipe.knobs & {"cl", "bf16"} else (lambda *_: comp.call(*comp.inputs))
     eager.samples_s, result.samples_s = timing.interleaved_samples(
-        [eager_built.call, comp.call], eager_built.inputs, sync, cfg, 2 * cfg["budget_s"])
+        [eager_built.call, comp_call], eager_built.inputs, sync, cfg, 2 * cfg["budget_s"])
     result.eager_samples_s = eager.samples_s
     if w.timer_check:
         for res, built in ((result, comp), (eager, eager_built)):

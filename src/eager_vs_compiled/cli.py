@@ -40,6 +40,16 @@ class ProgressBar:
             self.stream.write("\n")
 
 
+def _recipe(text: str) -> str:
+    """argparse type: a mode or a recipe, refused with the valid names."""
+    from . import recipes
+
+    try:
+        return recipes.parse(text).name
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m eager_vs_compiled",
                                 description="Measure PyTorch eager vs torch.compile on this machine.")
@@ -47,8 +57,10 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
     m = sub.add_parser("measure", help="measure workloads missing or stale for this machine")
     m.add_argument("--workload", "-w", action="append", choices=workload_names, metavar="NAME",
                    help=f"workload to measure (repeatable; default: all). One of: {', '.join(workload_names)}")
-    m.add_argument("--mode", action="append", choices=modes, metavar="MODE",
-                   help=f"only these modes (repeatable). One of: {', '.join(modes)}")
+    m.add_argument("--mode", action="append", type=_recipe, metavar="MODE",
+                   help=f"only these modes (repeatable): {', '.join(modes)}, or a recipe, a mode with knobs "
+                        "joined by '+' (e.g. default+freezing+cl; knobs: freezing, cl, bf16, physical-cores, "
+                        "compiled-optimizer)")
     m.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     m.add_argument("--family", action="append", metavar="NAME",
                    help="only the workloads of this benchmark family (repeatable): "
@@ -102,7 +114,8 @@ def _list(args) -> int:
         print(f"{w.name:26} [{w.family}] {w.title}")
         for prof in workloads.PROFILES:
             if w.in_profile(prof):
-                print(f"{'':26}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}")
+                when = "" if w.scheduled(prof) else " (on demand: measure --family/--workload)"
+                print(f"{'':26}   {prof}: modes {', '.join(w.modes[prof])}; sizes {w.sizes[prof]}{when}")
             else:
                 print(f"{'':26}   {prof}: not in this profile")
     return 0
@@ -142,7 +155,9 @@ def _plan(args) -> tuple[str, list]:
     for fam in args.family or []:
         if fam not in workloads.FAMILIES:
             raise UsageError(f"unknown family {fam!r}; valid names: {', '.join(workloads.FAMILIES)}")
-    plan = [w for w in workloads.in_profile(profile) if not args.family or w.family in args.family]
+    # Workloads measured only on demand join the plan when asked for by family or by name.
+    asked = bool(args.family or args.workload)
+    plan = [w for w in workloads.in_profile(profile, on_demand=asked) if not args.family or w.family in args.family]
     if args.workload:
         outside = [n for n in args.workload if not workloads.get(n).in_profile(profile)]
         if outside:

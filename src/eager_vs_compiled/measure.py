@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import isolate, machine, records, store, workloads
+from . import isolate, machine, recipes, records, store, workloads
 from .timing import TIMING
 from .records import ModeResult, Record
 
@@ -131,10 +131,16 @@ def planned_steps(w: workloads.Workload, modes) -> int:
     return sum(1 + w.warm + (w.megacache and m == "default") for m in compiled) or 1
 
 
-def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Record | None) -> str | None:
-    """Why `mode` is not measured now (a missing package, the time budget), or None."""
+def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Record | None,
+          device: str | None = None, profile: str = "cpu") -> str | None:
+    """Why `mode` is not measured now (a missing package, a recipe this machine cannot run, the
+    time budget), or None."""
     if w.unavailable():
         return w.unavailable()
+    device_type = device or ("cuda" if profile == "gpu" else "cpu")
+    why = recipes.unsupported(recipes.parse(mode), w.step, device_type)
+    if why:
+        return why
     left = None if deadline is None else deadline - time.monotonic()
     if left is not None and estimate_s(w, mode, previous) > left:
         return f"time budget: {max(left, 0):.0f} s left, about {estimate_s(w, mode, previous):.0f} s needed"
@@ -157,7 +163,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
     results: dict[str, ModeResult] = {}
     limit = timeout or TIMING[profile]["timeout_s"]
     for mode in [m for m in modes if m != "eager"]:
-        why = _skip(w, mode, deadline, previous)
+        why = _skip(w, mode, deadline, previous, device, profile)
         if why:
             results[mode] = ModeResult(mode=mode, status="skipped", message=why)
             say(f"{name} · {mode}: skipped ({why})")
@@ -228,7 +234,8 @@ def _merge(previous: Record, new: Record, todo: list[str]) -> Record:
 
 def ensure_record(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
                   modes: list[str] | None = None, progress: Progress | None = None,
-                  deadline: float | None = None, device: str | None = None) -> Record:
+                  deadline: float | None = None, device: str | None = None,
+                  measure_missing: bool = True) -> Record | None:
     """This machine's fresh record of a workload for the installed torch release: reused when
     fresh, else measured and saved. Records of other torch releases are never read or touched.
 
@@ -246,7 +253,7 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
         return _ensured[key]
     # Only this torch release's folder is ever read for freshness or written: other releases are history.
     path = store.path_for(root, me["slug"], name, store.release(machine.versions()["torch"]))
-    force = force or store.remeasure_requested()
+    force = (force or store.remeasure_requested()) and measure_missing  # on demand: never by a build
     previous = None
     if path.exists() and not force:
         record = previous = records.load(path)
@@ -256,7 +263,13 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
             log.info("measurement of %s reused: %s is fresh for this machine", name, path)
             _ensured[key] = record
             return record
+        if not measure_missing:
+            log.info("measurement of %s is stale (%s): measured only on demand, not now", name, why)
+            return None
         log.info("measurement of %s is stale (%s): re-measuring", name, why)
+    elif not measure_missing:
+        log.info("no record of %s on this machine: measured only on demand (measure --workload %s)", name, name)
+        return None
     store.check_writable(path.parent)
     log.info("measuring %s on %s (profile %s) ...", name, me["slug"], profile)
     todo = _to_complete(previous, w, profile, modes) if previous is not None else None

@@ -31,15 +31,18 @@ class Built:
         return [p.grad for p in self.model.parameters() if p.grad is not None]
 
 
-def instantiate(w, obj, inputs: tuple, device: torch.device) -> Built:
+def instantiate(w, obj, inputs: tuple, device: torch.device, knobs: frozenset = frozenset()) -> Built:
     """Wrap a builder's module/function into the step the workload `w` measures (its `step`,
-    `dtype`, `layout`): inference under no_grad, or one training step with an eager SGD update."""
+    `dtype`, `layout`): inference under no_grad, or one training step with an SGD update. A
+    recipe's `knobs` (recipes.py) switch on channels_last (`cl`), bfloat16 (`bf16`) and a compiled
+    optimizer step (`compiled-optimizer`)."""
     model = obj if isinstance(obj, torch.nn.Module) else None
-    low = torch.bfloat16 if w.dtype == "bfloat16" else None
-    memory_format = torch.channels_last if w.layout == "channels_last" else torch.contiguous_format
+    low = torch.bfloat16 if w.dtype == "bfloat16" or "bf16" in knobs else None
+    channels_last = w.layout == "channels_last" or "cl" in knobs
+    memory_format = torch.channels_last if channels_last else torch.contiguous_format
     if model is not None:
         model = model.to(device)
-        if w.layout == "channels_last":
+        if channels_last:
             model = model.to(memory_format=memory_format)
             inputs = tuple(x.contiguous(memory_format=memory_format) if x.dim() == 4 else x for x in inputs)
         if w.step == "inference" and low is not None:  # bf16 weights and inputs
@@ -60,6 +63,8 @@ def instantiate(w, obj, inputs: tuple, device: torch.device) -> Built:
         assert model is not None, f"{w.name}: a training step needs a module"
         model.train()
         optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+        # the compiled-optimizer recipe: PyTorch's compiled-optimizer pattern, the step in its own graph
+        step = torch.compile(optimizer.step) if "compiled-optimizer" in knobs else optimizer.step
         torch.manual_seed(1)
         first = inputs[0]
         labels = torch.randint(0, 10, (first.shape[0],), device=device)
@@ -71,7 +76,7 @@ def instantiate(w, obj, inputs: tuple, device: torch.device) -> Built:
                 logits = out.flatten(1)[:, :10].float()
                 loss = torch.nn.functional.cross_entropy(logits, labels)
             loss.backward()
-            optimizer.step()
+            step()
             return out.detach(), loss.detach()
     built.call = call
     return built
@@ -123,3 +128,13 @@ def vision_model(sizes: dict, device: torch.device):
     model = getattr(torchvision.models, sizes["arch"])(weights=None, **kwargs)
     x = torch.randn(sizes["batch"], 3, sizes["image"], sizes["image"], device=device)
     return model, (x,)
+
+
+def small_cnn(sizes: dict, device: torch.device):
+    """Conv-BN-ReLU twice and a linear head: a CNN that compiles in seconds (the recipe tests)."""
+    c = sizes.get("channels", 8)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, c, 3, padding=1), torch.nn.BatchNorm2d(c), torch.nn.ReLU(),
+        torch.nn.Conv2d(c, c, 3, padding=1), torch.nn.BatchNorm2d(c), torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(c, 10))
+    return model, (torch.randn(sizes["batch"], 3, sizes["image"], sizes["image"], device=device),)

@@ -17,7 +17,7 @@ from pathlib import Path
 from . import isolate, machine, records, store
 
 FILE = store.PEAKS_FILE
-VERSION = 1
+VERSION = 2  # 2: bfloat16 matmul on CPUs with native bf16 too
 SIZES = {"cpu": {"matmul_n": 2048, "copy_mib": 256}, "cuda": {"matmul_n": 8192, "copy_mib": 4096}}
 
 
@@ -53,7 +53,10 @@ def _child(device_type: str) -> dict:
     size = sizes(device.type, torch.cuda.mem_get_info()[0] if device.type == "cuda" else None)
     n = size["matmul_n"]
     out = {"threads": torch.get_num_threads(), "matmul_n": n, "copy_mib": size["copy_mib"], "matmul_tflops": {}}
-    dtypes = ["float32", "bfloat16"] if device.type == "cuda" else ["float32"]
+    from .recipes import cpu_flags
+
+    native_bf16 = device.type == "cuda" or bool({"amx_bf16", "avx512_bf16"} & cpu_flags())
+    dtypes = ["float32", "bfloat16"] if native_bf16 else ["float32"]
     for name in dtypes:
         dt = getattr(torch, name)
         a, b = torch.randn(n, n, device=device, dtype=dt), torch.randn(n, n, device=device, dtype=dt)
@@ -83,10 +86,10 @@ def load(root: Path, slug: str, rel: str | None = None) -> dict | None:
         return None
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
-        assert data["version"] == VERSION and data["matmul_tflops"] and data["copy_gb_s"] > 0
+        assert 1 <= data["version"] <= VERSION and data["matmul_tflops"] and data["copy_gb_s"] > 0
         return data
     except (OSError, ValueError, KeyError, AssertionError, TypeError) as e:
-        raise records.RecordError(p, f"not a machine-peaks file of version {VERSION} ({e!r})") from None
+        raise records.RecordError(p, f"not a machine-peaks file of versions 1 to {VERSION} ({e!r})") from None
 
 
 def ensure(root: Path | None = None, device_type: str | None = None, force: bool = False) -> dict:
@@ -97,7 +100,8 @@ def ensure(root: Path | None = None, device_type: str | None = None, force: bool
     device_type = device_type or ("cuda" if me["gpus"] else "cpu")
     old = load(root, me["slug"], rel)
     if (old and not (force or store.remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
-            and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type):
+            and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type
+            and old["version"] == VERSION):
         return old
     store.check_writable(path(root, me["slug"], rel).parent)
     with tempfile.TemporaryDirectory(prefix="evc-peaks-") as tmp:

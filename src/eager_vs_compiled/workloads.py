@@ -64,6 +64,9 @@ class Workload:
     warm: bool = True  # also measure the warm-cache compile in a second process
     traffic: bool = False  # count the bytes an eager call reads and writes (pointwise, roofline)
     timer_check: bool = False  # also time with torch.utils.benchmark.Timer, for the methodology page
+    # Profiles where the workload is measured only when asked for (measure --family/--workload):
+    # too slow to compile for every cold site build of that profile. Not part of the spec.
+    on_demand: tuple = ()
 
     def __post_init__(self):
         assert self.step in STEPS and self.dtype in DTYPES and self.layout in LAYOUTS, self.name
@@ -80,6 +83,10 @@ class Workload:
 
     def in_profile(self, profile: str) -> bool:
         return profile in self.sizes
+
+    def scheduled(self, profile: str) -> bool:
+        """Measured by a site build and a plain `measure` of the profile (not only on demand)."""
+        return self.in_profile(profile) and profile not in self.on_demand
 
     def spec(self, profile: str) -> dict:
         return {"name": self.name, "family": self.family, "profile": profile,
@@ -106,14 +113,14 @@ class Workload:
         missing = [m for m in self.needs if importlib.util.find_spec(m) is None]
         return f"needs {', '.join(missing)}, which is not installed" if missing else None
 
-    def build(self, profile: str, device: torch.device) -> Built:
+    def build(self, profile: str, device: torch.device, knobs: frozenset = frozenset()) -> Built:
         """A fresh instance: same seed, so two builds start from identical weights and inputs."""
         why = self.unavailable()
         if why:
             raise WorkloadUnavailable(why)
         torch.manual_seed(0)
         obj, inputs = self.builder(self.sizes[profile], device)
-        return models.instantiate(self, obj, inputs, device)
+        return models.instantiate(self, obj, inputs, device, knobs)
 
 
 # ----------------------------------------------------------------------------- the suite
@@ -121,12 +128,12 @@ ALL_MODES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotun
 
 
 def _vision(arch: str, step: str, dtype: str, layout: str, cpu: dict | None, gpu: dict,
-            cpu_modes=("eager", "default"), gpu_modes=ALL_MODES, **kw) -> Workload:
+            cpu_modes=("eager", "default"), gpu_modes=ALL_MODES, name: str = "", title: str = "", **kw) -> Workload:
     short = {"float32": "fp32", "bfloat16": "bf16"}[dtype]
-    name = f"{arch}_{'train' if step == 'training' else 'infer'}_{short}" + ("_cl" if layout == "channels_last" else "")
+    name = name or f"{arch}_{'train' if step == 'training' else 'infer'}_{short}" + ("_cl" if layout == "channels_last" else "")
     pretty = {"resnet18": "ResNet-18", "resnet50": "ResNet-50", "vit_b_16": "ViT-B/16"}[arch]
     how = ("bf16 weights" if step == "inference" else "AMP bf16") if dtype == "bfloat16" else "fp32"
-    title = f"{pretty} {step}, {how}" + (", channels_last" if layout == "channels_last" else "")
+    title = title or f"{pretty} {step}, {how}" + (", channels_last" if layout == "channels_last" else "")
     sizes = {"gpu": {"arch": arch, **gpu}}
     if cpu:
         sizes["cpu"] = {"arch": arch, **cpu}
@@ -201,6 +208,28 @@ def _dense() -> list[Workload]:
     ]
 
 
+CPU_RECIPES = ("eager", "default", "max-autotune", "eager+cl", "default+cl", "default+freezing",
+               "default+freezing+cl", "max-autotune+freezing+cl", "eager+cl+bf16", "default+freezing+cl+bf16",
+               "default+physical-cores")
+GPU_RECIPES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "eager+cl+bf16",
+               "default+cl+bf16", "reduce-overhead+cl+bf16", "max-autotune+cl+bf16",
+               "max-autotune-no-cudagraphs+cl+bf16", "default+freezing+cl+bf16")
+
+
+def _recipe_suite() -> list[Workload]:
+    """ResNet-50 inference, every recipe (recipes.py) a mode of its own, at two batch sizes."""
+    return [
+        _vision("resnet50", "inference", "float32", "contiguous", {"batch": 4, "image": 224},
+                {"batch": 256, "image": 224}, cpu_modes=CPU_RECIPES, gpu_modes=GPU_RECIPES, on_demand=("cpu",),
+                name="resnet50_infer_recipes", title="ResNet-50 inference, every recipe"),
+        _vision("resnet50", "inference", "float32", "contiguous", {"batch": 16, "image": 224},
+                {"batch": 64, "image": 224}, on_demand=("cpu",), name="resnet50_infer_recipes_b16",
+                cpu_modes=("eager", "default+freezing+cl", "default+freezing+cl+bf16"),
+                gpu_modes=("eager", "max-autotune+cl+bf16", "reduce-overhead+cl+bf16"),
+                title="ResNet-50 inference, the best recipes at another batch size"),
+    ]
+
+
 def _vision_suite() -> list[Workload]:
     small, big = {"batch": 4, "image": 224}, {"batch": 256, "image": 224}
     return [
@@ -210,8 +239,9 @@ def _vision_suite() -> list[Workload]:
         _vision("resnet50", "inference", "float32", "channels_last", None, big),
         _vision("resnet50", "inference", "bfloat16", "contiguous", None, big),
         _vision("resnet50", "inference", "bfloat16", "channels_last", None, big),
-        _vision("resnet18", "training", "float32", "contiguous", None,
-                {"batch": 128, "image": 224}, gpu_modes=("eager", "default")),
+        _vision("resnet18", "training", "float32", "contiguous", {"batch": 8, "image": 224},
+                {"batch": 128, "image": 224}, gpu_modes=("eager", "default", "default+compiled-optimizer"),
+                cpu_modes=("eager", "default", "default+compiled-optimizer"), on_demand=("cpu",)),
         _vision("resnet50", "training", "float32", "contiguous", None,
                 {"batch": 128, "image": 224}, gpu_modes=("eager", "default")),
         _vision("resnet50", "training", "bfloat16", "channels_last", None, {"batch": 128, "image": 224},
@@ -227,7 +257,8 @@ def _vision_suite() -> list[Workload]:
     ]
 
 
-WORKLOADS: dict[str, Workload] = {w.name: w for w in _overhead_and_pointwise() + _dense() + _vision_suite()}
+WORKLOADS: dict[str, Workload] = {w.name: w for w in _overhead_and_pointwise() + _dense() + _vision_suite()
+                                  + _recipe_suite()}
 
 
 USER: dict[str, Workload] = {}  # readers' models of this process (never listed with the suite)
@@ -245,9 +276,10 @@ def get(name: str) -> Workload:
         raise KeyError(f"unknown workload {name!r}; valid names: {', '.join(WORKLOADS)}") from None
 
 
-def in_profile(profile: str) -> list[Workload]:
-    """The profile's workloads, in the order they are measured."""
-    return [w for w in WORKLOADS.values() if w.in_profile(profile)]
+def in_profile(profile: str, on_demand: bool = False) -> list[Workload]:
+    """The profile's workloads, in the order they are measured; with `on_demand`, also those measured
+    only when asked for."""
+    return [w for w in WORKLOADS.values() if (w.in_profile(profile) if on_demand else w.scheduled(profile))]
 
 
 def family(name: str) -> list[Workload]:

@@ -15,7 +15,7 @@ DIRECTIVES = {
     "overview_speedups": "pages.benchmarks:overview_speedups",
     "overview_memory": "pages.benchmarks:overview_memory", "amortisation": "pages.benchmarks:amortisation",
     "compile_times": "pages.benchmarks:compile_times", "pointwise": "pages.benchmarks:pointwise",
-    "best_recipe": "pages.recipe:best_recipe", "timer_agreement": "pages.methodology:timer_agreement",
+    "best_recipe": "pages.recipe:ranking", "recipe_profile": "pages.recipe:where_the_time_goes", "timer_agreement": "pages.methodology:timer_agreement",
     "harness_settings": "pages.methodology:harness_settings",
     "headline": "pages.home:headline", "speedup_chart": "pages.home:speedup_chart",
     "machines": "pages.machines:machines", "record_outline": "pages.machines:record_outline",

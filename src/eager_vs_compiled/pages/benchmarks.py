@@ -22,8 +22,11 @@ def records_by_machine(names: list[str]) -> dict[str, list[Record]]:
     me, profile = this_machine(), workloads.default_profile()
     out: dict[str, list[Record]] = defaultdict(list)
     for name in names:
-        if workloads.get(name).in_profile(profile):
-            out[me].append(measure.ensure_record(name))
+        w = workloads.get(name)
+        if w.in_profile(profile):  # measured now if missing; an on-demand workload only if committed
+            rec = measure.ensure_record(name, measure_missing=w.scheduled(profile))
+            if rec is not None:
+                out[me].append(rec)
         for rec in store.records_for(name):
             if rec.machine.get("slug") != me:
                 out[rec.machine["slug"]].append(rec)
@@ -39,9 +42,15 @@ def workload(name: str) -> str:
     by_machine = records_by_machine([name])
     if not by_machine:
         profiles = " and ".join(p for p in workloads.PROFILES if w.in_profile(p))
-        return (f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
-                f"machine has committed a record of it yet (`python -m eager_vs_compiled measure "
-                f"--profile gpu` writes one; see [add your machine](add-your-machine.md)).\n")
+        how = (f"`./evc.sh measure --workload {w.name}`" if w.in_profile(workloads.default_profile())
+               else "`python -m eager_vs_compiled measure --profile gpu`")
+        return (f'!!! note "Not measured yet"\n    This workload is measured in the {profiles} profile only when asked '
+                f"for, and no machine has committed a record of it yet ({how} writes one; see "
+                f"[add your machine](add-your-machine.md)).\n" if not w.scheduled(workloads.default_profile()) and
+                w.in_profile(workloads.default_profile()) else
+                f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
+                f"machine has committed a record of it yet ({how} writes one; see "
+                f"[add your machine](add-your-machine.md)).\n")
     return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]))
                      for slug, recs in by_machine.items()) + skipped_note(f"/{name}.json")
 

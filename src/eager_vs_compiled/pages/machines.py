@@ -48,8 +48,10 @@ def machines() -> str:
                     if (r := store.read(store.path_for(root, slug, n, rel), root)) is not None]
             if not recs:
                 continue
-            planned = len(workloads.in_profile(recs[0].profile))
-            done = sum(1 for r in recs if any(ok(m) for m in r.results if m.mode != "eager"))
+            scheduled = {w.name for w in workloads.in_profile(recs[0].profile)}
+            planned = len(scheduled)
+            done = sum(1 for r in recs if r.workload in scheduled and any(ok(m) for m in r.results if m.mode != "eager"))
+            asked = sum(1 for r in recs if r.workload not in scheduled)
             when, torch_v = span(recs)
             extra = f" + `{peaks.FILE}`" if peaks.load(root, slug, rel) else ""
             tag = ""
@@ -57,7 +59,8 @@ def machines() -> str:
                 tag = " (this build's machine and torch)" if rel == mine else " (this build's machine; history)"
             folder = store.release_dir(root, slug, rel).relative_to(root).as_posix()
             lines.append(f"| {label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
-                         f"{done} of {planned} with a compiled result | {when} | {torch_v} | "
+                         f"{done} of {planned} with a compiled result" + (f", {asked} on demand" if asked else "")
+                         + f" | {when} | {torch_v} | "
                          f"{len(recs)} records{extra} |")
     if len(lines) == 2:
         return "No machine has committed records yet.\n"

@@ -93,6 +93,21 @@ def interval(r: ModeResult) -> tuple[float, float] | None:
 _INTERVALS: dict = {}  # the same mode is drawn on several pages: bootstrap it once
 
 
+def noise_floor(recs: list[Record]) -> float:
+    """The spread of one measurement between processes on this machine, as a fraction.
+
+    Eager is timed again beside each compiled mode, each in its own fresh process: the largest
+    relative difference between those eager medians within one record, over every record of the
+    machine, is how much a time moves between processes with nothing changed. Never below the
+    harness's noisy threshold (IQR/median), since a single record may not show the worst case."""
+    spread = 0.0
+    for rec in recs:
+        medians = [r.eager_median_s for r in rec.results if r.eager_samples_s]
+        if len(medians) >= 2:
+            spread = max(spread, max(medians) / min(medians) - 1)
+    return max(spread, stats.NOISY_IQR_FRACTION)
+
+
 def verdict(r: ModeResult) -> str:
     """'faster', 'slower' or 'no measurable difference': the words follow the interval, not the point."""
     ci = interval(r)

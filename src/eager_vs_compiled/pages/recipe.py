@@ -1,13 +1,22 @@
-"""The ResNet-50 case study's best recipe: the highest throughput found per step, its TFLOP/s, and
-where it stands on the roofline of the machine's measured peaks."""
+"""The best recipe: every recipe measured for a model, ranked by throughput, with its speedup over
+fp32 eager at the same batch, compile cost, TFLOP/s and share of the machine's measured peak; the
+winner picked by the data, placed on the roofline, and profiled when it stays far from the roof."""
 
 from __future__ import annotations
 
-from .. import machine, peaks, store, workloads
-from ..records import Record
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .. import isolate, machine, peaks, recipes, stats, store, workloads
+from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
-from .provenance import ok, speedup, stamp, tab, tab_label, this_machine
+from .provenance import (breakeven, code, esc, fmt_time, noise_floor, ok, speedup, stamp, tab, tab_label,
+                         this_machine, verdict)
+
+TARGET_SHARE = 0.80  # below this share of the measured peak, the winner's time is broken down
 
 
 def roof(slug: str) -> dict | None:
@@ -17,59 +26,138 @@ def roof(slug: str) -> dict | None:
     return peaks.load(store.default_root(), slug)
 
 
-def _step_row(step: str, recs: list[Record], names: list[str], peak_of, points: list) -> str:
-    cands = [(m, r) for r in recs if r.spec["step"] == step for m in r.results if ok(m)]
-    if not cands:
-        profiles = sorted({p for w in workloads.WORKLOADS.values() if w.name in names and w.step == step
-                           for p in workloads.PROFILES if w.in_profile(p)})
-        return (f"| {step} | not measured on this machine (in the {' and '.join(profiles)} "
-                f"profile) | — | — | — | — |")
-    m, r = max(cands, key=lambda mr: mr[0].throughput or 0)
-    dtype = "float32" if r.spec["dtype"] == "float32" else "bfloat16"
-    peak = peak_of(dtype)
-    share = f"{m.tflops / peak * 100:.0f} % of {peak:.3g} ({dtype})" if m.tflops and peak else "—"
-    vs = speedup(m, bold=False) if m.speedup else "(eager is the best)"
-    eager_bytes = next((x.eager_bytes_per_call for x in r.results if x.eager_bytes_per_call), None)
-    for mm in r.results:
-        if ok(mm) and mm.tflops and eager_bytes and mm.mode in ("eager", m.mode):
-            points.append((f"{step} · {mm.mode}", mm.flops_per_call / eager_bytes, mm.tflops))
-    if not m.tflops:
-        return f"| {step} | `{m.mode}` | {m.throughput:,.1f} images/s | {vs} | — | — |"
-    return (f"| {step} | `{m.mode}`, {r.spec['dtype']}, {r.spec['layout']}, batch "
-            f"{r.spec['sizes'].get('batch')} | {m.throughput:,.1f} images/s | {vs} | "
-            f"{m.tflops:.3g} | {share} |")
+def _recipe_workloads(arch: str, step: str) -> list[str]:
+    return [w.name for w in workloads.WORKLOADS.values()
+            if w.name.startswith(f"{arch}_") and w.step == step and "recipes" in w.name]
 
 
-def _roofline(arch: str, slug: str, recs: list[Record], top: dict, points: list) -> str:
-    dtype = "bfloat16" if "bfloat16" in top["matmul_tflops"] else "float32"
-    body = "\n" + charts.roofline(top["matmul_tflops"][dtype], top["copy_gb_s"], points,
-                                  f"{arch} on the roofline of {machine.label(recs[0].machine)} "
-                                  f"(roof: measured {dtype} matmul and copy bandwidth)", f"roof-{arch}-{slug}")
-    return body + (f"\nRoof measured on this machine on {top['date'][:10]}: matmul "
-                   + ", ".join(f"{k} {v:.3g} TFLOP/s" for k, v in top["matmul_tflops"].items())
-                   + f" ({top['matmul_n']}² matrices), copy {top['copy_gb_s']:.1f} GB/s "
-                   f"({top['copy_mib']} MiB, read + write).\n")
+def _dtype(r: ModeResult, rec: Record) -> str:
+    return "bfloat16" if "bf16" in recipes.parse(r.mode).knobs or rec.spec.get("dtype") == "bfloat16" else "float32"
 
 
-def best_recipe(arch: str = "resnet50") -> str:
-    """The highest throughput found per step (inference, training), with its share of the roof."""
-    names = [w.name for w in workloads.WORKLOADS.values() if w.name.startswith(arch + "_")]
+def ranked(recs: list[Record]) -> list[tuple[ModeResult, Record]]:
+    """Every correct recipe of these records, fastest (images per second) first."""
+    found = [(r, rec) for rec in recs for r in rec.results if ok(r)]
+    return sorted(found, key=lambda rr: -(rr[0].throughput or 0))
+
+
+def _share(r: ModeResult, rec: Record, top: dict | None) -> str:
+    peak = top["matmul_tflops"].get(_dtype(r, rec)) if top else None
+    return f"{r.tflops / peak:.0%} of {peak:.3g} ({_dtype(r, rec)})" if r.tflops and peak else "—"
+
+
+def _row(i: int, r: ModeResult, rec: Record, top: dict | None) -> str:
+    batch = rec.spec["sizes"].get("batch")
+    checked = ("—" if r.mode == "eager" else
+               f"{r.max_rel_err:.1e} ≤ {recipes.tolerance(recipes.parse(r.mode), rec.spec['rtol'], rec.spec['step']):.0e}"
+               + (" (bf16 tolerance)" if "bf16" in recipes.parse(r.mode).knobs else ""))
+    vs = "1× (fp32 eager)" if r.mode == "eager" else f"{speedup(r, bold=False)}: {verdict(r)}"
+    return (f"| {i} | {code(r.mode)} | {batch} | {r.throughput:,.1f} | {vs} | "
+            + ("—" if r.mode == "eager" else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}")
+            + f" | {breakeven(r) if r.mode != 'eager' else '—'} | {r.tflops:.3g} | {_share(r, rec, top)} | {checked} |"
+            if r.tflops else f"| {i} | {code(r.mode)} | {batch} | {r.throughput:,.1f} | {vs} | — | — | — | — | {checked} |")
+
+
+def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record, floor: float) -> str:
+    """The winner's throughput over another recipe's, measured in other processes: the interval of the
+    ratio, called a difference only outside the machine's between-process noise."""
+    rng = stats._rng(winner.mode, other.mode, tuple(winner.samples_s))
+    scale = w_rec.spec["sizes"].get("batch", 1) / o_rec.spec["sizes"].get("batch", 1)
+    dist = [scale * o / w for w, o in zip(stats.boot_medians(winner.samples_s, rng), stats.boot_medians(other.samples_s, rng))]
+    lo, hi = stats.percentile_interval(dist)
+    point = scale * other.median_s / winner.median_s
+    said = ("faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise")
+    return f"{point:.2f}× ({lo:.2f}–{hi:.2f}), {said}"
+
+
+def _skipped(recs: list[Record]) -> str:
+    rows = [f"- {code(r.mode)} (batch {rec.spec['sizes'].get('batch')}): {r.status} — {esc(r.message)}"
+            for rec in recs for r in rec.results if r.status != "ok"]
+    return ("Not in the ranking:\n\n" + "\n".join(rows) + "\n") if rows else ""
+
+
+def ranking(arch: str = "resnet50") -> str:
+    """Every recipe of the model's inference, ranked, one tab per machine, with the winner's margin."""
+    names = _recipe_workloads(arch, "inference")
     out = []
     for slug, recs in records_by_machine(names).items():
-        top = roof(slug)
-        lines = ["| Step | Best recipe | Throughput | vs eager, same recipe | TFLOP/s | Share of measured matmul peak |",
-                 "|---|---|---|---|---|---|"]
-        points: list = []
-        lines += [_step_row(step, recs, names, lambda dt: top["matmul_tflops"].get(dt) if top else None, points)
-                  for step in workloads.STEPS]
-        body = "\n".join(lines) + "\n"
-        counted = [(r, m) for r in recs if r.spec["step"] == "inference" for m in r.results if m.flops_per_call]
-        if counted:
-            r, m = counted[0]
-            batch = r.spec["sizes"].get("batch", 1)
-            body += (f"\nFLOP counter (`torch.utils.flop_counter`), one inference call of batch {batch}: "
-                     f"{m.flops_per_call / 1e9:.1f} GFLOP, {m.flops_per_call / batch / 1e9:.2f} GFLOP per image.\n")
-        if top and points:
-            body += _roofline(arch, slug, recs, top, points)
-        out.append(tab(tab_label(slug, recs), body + "\n" + stamp(recs)))
-    return "\n".join(out)
+        top, rows = roof(slug), ranked(recs)
+        if not rows:
+            continue
+        lines = ["| # | Recipe | Batch | Images/s | vs fp32 eager, same batch | Compile cold / warm | Break-even | "
+                 "TFLOP/s | Share of measured peak | Max rel. error ≤ tolerance |", "|" + "---|" * 10]
+        lines += [_row(i, r, rec, top) for i, (r, rec) in enumerate(rows, 1)]
+        (winner, w_rec), floor = rows[0], noise_floor(recs)
+        base = next((rr for rr in rows if rr[0].mode == "default" and rr[1].spec["sizes"] == w_rec.spec["sizes"]), None)
+        eager = next((rr for rr in rows if rr[0].mode == "eager" and rr[1] is w_rec), None)
+        summary = (f"**Best recipe here: {code(winner.mode)} at batch {w_rec.spec['sizes'].get('batch')}**, "
+                   f"{winner.throughput:,.1f} images/s, {_share(winner, w_rec, top)} of the measured peak"
+                   + (f"; over fp32 eager at the same batch: {speedup(winner, bold=False)}" if winner.mode != "eager" else "")
+                   + (f"; over the default `torch.compile`: {_versus(winner, w_rec, base[0], base[1], floor)}"
+                      if base and base[0] is not winner else "")
+                   + (f"; over eager measured in its own process: {_versus(winner, w_rec, eager[0], eager[1], floor)}"
+                      if eager and winner.mode != "eager" else "") + ".")
+        note = (f"Recipes measured in different processes differ by up to ±{floor:.0%} with nothing changed "
+                "(the largest eager difference between processes in these records): a margin inside that is "
+                "called within the noise.")
+        out.append(tab(tab_label(slug, recs), summary + "\n\n" + "\n".join(lines) + "\n\n" + note + "\n\n"
+                       + _skipped(recs) + "\n" + _roofline(arch, slug, rows, top) + "\n" + stamp(recs)))
+    return "\n".join(out) or _not_measured(names)
+
+
+def _not_measured(names: list[str]) -> str:
+    return (f'!!! note "No recipe measured yet"\n    The recipes are measured on demand, not by every site build: '
+            f"`./evc.sh measure --family resnet` (about a quarter of an hour on two cores) measures "
+            f"{', '.join(f'`{n}`' for n in names)} and writes their records.\n")
+
+
+def _roofline(arch: str, slug: str, rows, top: dict | None) -> str:
+    if not top:
+        return ""
+    points = []
+    for r, rec in rows[:8]:
+        eager_bytes = next((x.eager_bytes_per_call for x in rec.results if x.eager_bytes_per_call), None)
+        if r.tflops and eager_bytes:
+            points.append((f"{r.mode} · b{rec.spec['sizes'].get('batch')}", r.flops_per_call / eager_bytes, r.tflops))
+    if not points:
+        return ""
+    dtype = "float32"
+    return charts.roofline(top["matmul_tflops"][dtype], top["copy_gb_s"], points,
+                           f"{arch} recipes on the roofline of {machine.label(rows[0][1].machine)} (roof: measured "
+                           f"{dtype} matmul and copy bandwidth; bf16 recipes can pass it)", f"roof-{arch}-{slug}") + (
+        f"\nRoof measured on this machine on {top['date'][:10]}: matmul "
+        + ", ".join(f"{k} {v:.3g} TFLOP/s" for k, v in top["matmul_tflops"].items())
+        + f" ({top['matmul_n']}² matrices), copy {top['copy_gb_s']:.1f} GB/s ({top['copy_mib']} MiB, read + write).\n")
+
+
+def where_the_time_goes(arch: str = "resnet50") -> str:
+    """When this machine's winner stays under TARGET_SHARE of the peak: a torch.profiler breakdown of
+    it, measured by the build (cached per record, machine and torch)."""
+    names = _recipe_workloads(arch, "inference")
+    mine = records_by_machine(names).get(this_machine())
+    rows = ranked(mine or [])
+    if not rows:
+        return _not_measured(names)
+    (winner, rec), top = rows[0], roof(this_machine())
+    peak = top["matmul_tflops"].get(_dtype(winner, rec)) if top else None
+    share = winner.tflops / peak if winner.tflops and peak else None
+    if share is not None and share >= TARGET_SHARE:
+        return f"The winner reaches {share:.0%} of the measured peak: no breakdown needed.\n"
+    prof = _profile(rec, winner.mode)
+    lines = ["| Op | Self CPU time | Share | Calls |", "|---|---|---|---|"]
+    lines += [f"| {code(op['name'])} | {fmt_time(op['self_s'])} | {op['share']:.0%} | {op['calls']} |" for op in prof["top"]]
+    return (f"The winner, {code(winner.mode)}, reaches {share:.0%} of the measured peak. A `torch.profiler` run "
+            f"of {prof['calls']} of its calls, in a fresh process, on this machine, by this build:\n\n"
+            + "\n".join(lines) + f"\n\nConvolutions (oneDNN) take **{prof['conv_share']:.0%}** of the profiled CPU time; "
+            f"the generated Inductor kernels {prof['inductor_share']:.0%}.\n{{: .evc-provenance }}\n")
+
+
+def _profile(rec: Record, mode: str) -> dict:
+    key = hashlib.sha256(json.dumps([rec.spec_hash, mode, rec.versions, rec.machine.get("fingerprint")]).encode())
+    cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "profiles" / f"{key.hexdigest()[:20]}.json"
+    if not cache.exists():
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        code_, _, err = isolate.module("eager_vs_compiled.profile", [rec.workload, rec.profile, mode, str(cache)], None, 1200)
+        if code_ != 0 or not cache.exists():
+            raise RuntimeError(f"profiling {rec.workload} {mode} failed (exit {code_}): {err.strip()[-800:]}")
+    return json.loads(cache.read_text())

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import machine, measure, stats, store, workloads
 from ..records import ModeResult, Record
 from . import charts
-from .provenance import esc, fmt_bytes, fmt_time, label, shown
+from .provenance import esc, fmt_bytes, fmt_time, label, noise_floor, shown
 
 
 @dataclass
@@ -40,28 +40,15 @@ def collect(root=None) -> list[Machine]:
             loaded = {n: store.read(store.path_for(root, slug, n, rel), root) for n in names}
             by_release[rel] = {n: r for n, r in loaded.items() if r is not None}
         if slug == me:
-            by_release[mine] = {w.name: measure.ensure_record(w.name, root) for w in workloads.in_profile(profile)}
+            ensured = {w.name: measure.ensure_record(w.name, root, measure_missing=w.scheduled(profile))
+                       for w in workloads.in_profile(profile, on_demand=True)}
+            by_release[mine] = {n: r for n, r in ensured.items() if r is not None}
         by_release = {rel: recs for rel, recs in by_release.items() if recs}
         if not by_release:
             continue
         rels = sorted(by_release, key=store.release_key)
         out.append(Machine(slug, rels, by_release, mine if slug == me else None))
     return out
-
-
-def noise_floor(recs: list[Record]) -> float:
-    """The spread of one measurement between processes on this machine, as a fraction.
-
-    Eager is timed again beside each compiled mode, each in its own fresh process: the largest
-    relative difference between those eager medians within one record, over every record of the
-    machine, is how much a time moves between processes with nothing changed. Never below the
-    harness's noisy threshold (IQR/median), since a single record may not show the worst case."""
-    spread = 0.0
-    for rec in recs:
-        medians = [r.eager_median_s for r in rec.results if r.eager_samples_s]
-        if len(medians) >= 2:
-            spread = max(spread, max(medians) / min(medians) - 1)
-    return max(spread, stats.NOISY_IQR_FRACTION)
 
 
 def _ok(r: ModeResult | None) -> bool:
