@@ -29,8 +29,10 @@ with torch.no_grad():  # Fix 3: inference records no autograd graph
         results.append(timer.blocked_autorange(min_run_time=2.0))  # Fix 6: median of blocks
 
 for r in results:
+    # flagged when IQR/median > 10 %, or when a busy machine left too few blocks for a spread at all
+    noisy = "  noisy — rerun on an idle machine" if r.iqr > 0.10 * r.median or len(r.times) < 3 else ""
     print(f"{r.description:9} median {r.median * 1e3:7.1f} ms per batch  IQR {r.iqr * 1e3:5.1f} ms  "
-          f"{BATCH / r.median:8.1f} images/s  ({len(r.times)} blocks)")
+          f"{BATCH / r.median:8.1f} images/s  ({len(r.times)} blocks){noisy}")
 print(f"speedup {results[0].median / results[1].median:.2f}x — {DEVICE}, float32, batch {BATCH}, "
       f"{THREADS} threads, torch {torch.__version__}")
 assert all(r.median > 0 for r in results)

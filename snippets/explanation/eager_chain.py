@@ -20,13 +20,15 @@ def make_chain(n):
 
 
 def best_s(fn, x):
-    """Fastest of the timed blocks: the op's own cost, least disturbed by other processes."""
-    t = Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=THREADS)
-    return min(t.blocked_autorange(min_run_time=0.2).times)
+    """Fastest of the timed blocks (the op's own cost, least disturbed by other processes), and the
+    blocks' spread, IQR/median."""
+    m = Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=THREADS).blocked_autorange(min_run_time=0.2)
+    return min(m.times), m.iqr / m.median
 
 
-print(f"device {DEVICE}, {THREADS} thread; time per call (fastest block)")
-print(f"{'ops':>4} | " + " | ".join(f"{k + ' eager':>18} {'compiled':>10}" for k in SIZES))
+print(f"device {DEVICE}, {THREADS} thread; time per call (fastest block); spread: the largest "
+      f"IQR/median of the row's timings")
+print(f"{'ops':>4} | " + " | ".join(f"{k + ' eager':>18} {'compiled':>10}" for k in SIZES) + " | spread")
 rows = []
 for n in (1, 2, 4, 8, 16, 32):
     # Every chain shares one code object; without a reset its cache entries (one per n and size)
@@ -35,15 +37,18 @@ for n in (1, 2, 4, 8, 16, 32):
     counters.clear()
     chain = make_chain(n)
     compiled = torch.compile(chain, dynamic=False)
-    cells = []
+    cells, spreads = [], []
     for size in SIZES.values():
         x = torch.randn(size, device=DEVICE)
         torch.testing.assert_close(compiled(x), chain(x))  # compiled equals eager
-        eager_t, comp_t = best_s(chain, x), best_s(compiled, x)
+        (eager_t, eager_spread), (comp_t, comp_spread) = best_s(chain, x), best_s(compiled, x)
         cells.append((eager_t, comp_t))
+        spreads += [eager_spread, comp_spread]
     assert counters["stats"]["unique_graphs"] == len(SIZES), dict(counters["stats"])  # all compiled
     rows.append((n, cells))
-    print(f"{n:>4} | " + " | ".join(f"{e * 1e6:>15.1f} µs {c * 1e6:>7.1f} µs" for e, c in cells))
+    noisy = "  noisy — rerun on an idle machine" if max(spreads) > 0.10 else ""  # IQR/median > 10 %
+    print(f"{n:>4} | " + " | ".join(f"{e * 1e6:>15.1f} µs {c * 1e6:>7.1f} µs" for e, c in cells)
+          + f" | {max(spreads):>6.0%}{noisy}")
 
 for label, i in zip(SIZES, range(len(SIZES))):
     e1, c1 = rows[0][1][i]

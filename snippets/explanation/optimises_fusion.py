@@ -35,5 +35,6 @@ threads = torch.get_num_threads()
 for name, fn in (("eager", chain), ("compiled", compiled)):
     t = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=threads)
     m = t.blocked_autorange(min_run_time=1.0)
-    print(f"{name:>8}: median {m.median * 1e3:.2f} ms per call ({x.numel():,} float32 elements,"
-          f" {threads} threads, {device})")
+    noisy = "  noisy — rerun on an idle machine" if m.iqr > 0.10 * m.median else ""  # IQR/median > 10 %
+    print(f"{name:>8}: median {m.median * 1e3:.2f} ms per call, IQR {m.iqr * 1e3:.2f} ms"
+          f" ({x.numel():,} float32 elements, {threads} threads, {device}){noisy}")

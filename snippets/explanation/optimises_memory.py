@@ -34,5 +34,7 @@ threads = torch.get_num_threads()
 for name, fn, moved in (("eager", chain, eager_bytes), ("compiled", compiled, fused_bytes)):
     m = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=threads).blocked_autorange(
         min_run_time=1.0)
-    print(f"{name:>8}: median {m.median * 1e3:.2f} ms per call, {moved / m.median / 1e9:.1f} GB/s"
-          f" (the bytes it moves / time; {threads} threads, {device})")
+    noisy = "  noisy — rerun on an idle machine" if m.iqr > 0.10 * m.median else ""  # IQR/median > 10 %
+    print(f"{name:>8}: median {m.median * 1e3:.2f} ms per call, IQR {m.iqr * 1e3:.2f} ms,"
+          f" {moved / m.median / 1e9:.1f} GB/s (the bytes it moves / median time; {threads} threads,"
+          f" {device}){noisy}")

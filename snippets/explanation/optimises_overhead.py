@@ -27,6 +27,7 @@ for name, fn in (("eager", many_small_ops), ("compiled", compiled)):
     m = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=threads).blocked_autorange(
         min_run_time=1.0)
     med[name] = m.median
-    print(f"{name:>8}: median {m.median * 1e6:.1f} µs per call")
+    noisy = "  noisy — rerun on an idle machine" if m.iqr > 0.10 * m.median else ""  # IQR/median > 10 %
+    print(f"{name:>8}: median {m.median * 1e6:.1f} µs per call, IQR {m.iqr * 1e6:.1f} µs{noisy}")
 print(f"eager: {eager_ops} dispatched ops per call, {med['eager'] / eager_ops * 1e6:.2f} µs per op"
       f" ({x.numel()} elements, {device})")

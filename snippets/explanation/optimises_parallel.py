@@ -27,4 +27,6 @@ for threads in sorted({1, n}):
     for name, fn in (("eager", chain), ("compiled", compiled)):
         m = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=threads).blocked_autorange(
             min_run_time=0.5)
-        print(f"  {name:>8} on {threads} thread(s): median {m.median * 1e3:.2f} ms per call")
+        noisy = "  noisy — rerun on an idle machine" if m.iqr > 0.10 * m.median else ""  # IQR/median > 10 %
+        print(f"  {name:>8} on {threads} thread(s): median {m.median * 1e3:.2f} ms per call, "
+              f"IQR {m.iqr * 1e3:.2f} ms{noisy}")

@@ -32,8 +32,9 @@ with torch.no_grad():  # inference: no autograd graph is recorded
         results.append(timer.blocked_autorange(min_run_time=1.0))
 
 for m in results:
+    noisy = "  noisy — rerun on an idle machine" if m.iqr > 0.10 * m.median else ""  # IQR/median > 10 %
     print(f"{m.description:14} median {m.median * 1e3:.3f} ms  IQR {m.iqr * 1e3:.3f} ms  "
-          f"({len(m.times)} blocks of {m.number_per_run} calls, {THREADS} threads)")
+          f"({len(m.times)} blocks of {m.number_per_run} calls, {THREADS} threads){noisy}")
 print(f"speedup (ratio of medians): {results[0].median / results[1].median:.2f}x")
 benchmark.Compare(results).print()
 

@@ -35,8 +35,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # 2. Compile ahead of time with Inductor and write one .pt2 file.
     t0 = time.perf_counter()
     path = torch._inductor.aoti_compile_and_package(exported, package_path=os.path.join(tmp, "tiny.pt2"))
-    print(f"aoti_compile_and_package: {time.perf_counter() - t0:.1f} s -> {os.path.basename(path)}, "
-          f"{os.path.getsize(path) / 1024:.0f} KiB, containing:")
+    print(f"aoti_compile_and_package: {time.perf_counter() - t0:.1f} s (one run) -> "
+          f"{os.path.basename(path)}, {os.path.getsize(path) / 1024:.0f} KiB, containing:")
     shutil.unpack_archive(path, os.path.join(tmp, "unpacked"), "zip")  # a .pt2 is a zip archive
     for f in sorted(pathlib.Path(tmp, "unpacked").rglob("*")):
         if f.is_file():
@@ -53,7 +53,7 @@ with tempfile.TemporaryDirectory() as tmp:
     """)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", child, tmp], check=True)
-    print(f"fresh process: import torch + load package + run: {time.perf_counter() - t0:.1f} s")
+    print(f"fresh process: import torch + load package + run: {time.perf_counter() - t0:.1f} s (one run)")
     out = torch.load(os.path.join(tmp, "y.pt"))
 
     # 4. Compare with eager.

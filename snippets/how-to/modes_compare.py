@@ -18,9 +18,9 @@ modes = [m for m, o in all_modes.items() if device == "cuda" or not o.get("trito
 
 
 def steady(fn):
-    """Median time per call, all threads, after the compile (Timer synchronises CUDA)."""
+    """Time per call, all threads, after the compile: Timer's blocks (it synchronises CUDA)."""
     timer = benchmark.Timer("fn(x)", globals={"fn": fn, "x": x}, num_threads=torch.get_num_threads())
-    return timer.blocked_autorange(min_run_time=1.0).median
+    return timer.blocked_autorange(min_run_time=1.0)
 
 
 def changes(options):
@@ -50,10 +50,14 @@ with torch.no_grad():
         rows.append((mode, changes(all_modes[mode]), first, kernels, diff, steady(compiled)))
 
 print(f"device {device}, {torch.get_num_threads()} threads, batch {x.shape[0]}")
-print(f"{'mode':<28} {'first call':>10} {'per call':>10} {'kernels':>7} {'max |diff|':>10}  options it sets")
-for mode, options, first, kernels, diff, per_call in rows:
+print("first call: one run (a cold compile); per call: median and IQR of Timer's blocks")
+print(f"{'mode':<28} {'first call':>10} {'per call':>10} {'IQR':>8} {'kernels':>7} {'max |diff|':>10}"
+      "  options it sets")
+for mode, options, first, kernels, diff, m in rows:
     first_s, kernels_s, diff_s = (f"{first:.1f} s", kernels, f"{diff:.1e}") if first else ("-", "-", "-")
-    print(f"{mode:<28} {first_s:>10} {per_call * 1e6:>7.0f} µs {kernels_s:>7} {diff_s:>10}  {options}")
+    noisy = "  noisy — rerun on an idle machine" if m.iqr > 0.10 * m.median else ""  # IQR/median > 10 %
+    print(f"{mode:<28} {first_s:>10} {m.median * 1e6:>7.0f} µs {m.iqr * 1e6:>5.0f} µs {kernels_s:>7} "
+          f"{diff_s:>10}  {options}{noisy}")
 generated = {row[0]: row[3] for row in rows}
 assert len(rows) == len(modes) + 1
 # lite runs every op as its eager (ATen) kernel: Inductor generates none; default fuses into its own.

@@ -47,7 +47,7 @@ with tempfile.TemporaryDirectory() as cache:
     cold = start(cache)  # process 1: the directory is empty, so it compiles and fills it
     warm = start(cache)  # process 2: a new process, same directory: it reuses the artifacts
 
-print(f"{'process':<26} {'first call':>10} {'C++ compiler (sum)':>19}  {'FX-graph cache':<15} AOTAutograd cache")
+print(f"{'process (one run each)':<26} {'first call':>10} {'C++ compiler (sum)':>19}  {'FX-graph cache':<15} AOTAutograd cache")
 for name, r in (("1, empty cache dir (cold)", cold), ("2, same cache dir (warm)", warm)):
     fx = f"{r.get('fxgraph_cache_hit', 0)} hit, {r.get('fxgraph_cache_miss', 0)} miss"
     aot = f"{r.get('autograd_cache_hit', 0)} hit, {r.get('autograd_cache_miss', 0)} miss"

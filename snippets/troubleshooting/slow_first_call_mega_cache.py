@@ -58,7 +58,7 @@ with tempfile.TemporaryDirectory() as tmp:
     loaded = start("load", path)  # process 2: another empty cache dir, loads the bytes first
 
 for name, r in (("process 1, compile + save", saved), ("process 2, load + compile", loaded)):
-    print(f"{name}: first call {r['first_s']:6.2f} s, C++ compiler (sum) {r['cxx_s']:6.2f} s, "
+    print(f"{name}: first call {r['first_s']:6.2f} s (one run), C++ compiler (sum) {r['cxx_s']:6.2f} s, "
           f"FX-graph cache {r.get('fxgraph_cache_hit', 0)} hit / {r.get('fxgraph_cache_miss', 0)} miss")
 print(f"saved {saved['size']:,} bytes, artifacts per cache: {saved['saved']}")
 print(f"loaded into process 2's empty cache dir: {loaded['loaded']}")

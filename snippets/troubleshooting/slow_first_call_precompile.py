@@ -66,7 +66,7 @@ with tempfile.TemporaryDirectory() as tmp:
             "load, the saver's cache dir": start("load", b, path),
             "load, empty cache dir": start("load", c, path)}
     size = os.path.getsize(path)
-print(f"{'fresh process':<31} {'first call':>10} {'C++ compiler':>13}  Dynamo graphs  Inductor lowered")
+print(f"{'fresh process (one run each)':<31} {'first call':>10} {'C++ compiler':>13}  Dynamo graphs  Inductor lowered")
 for name, r in runs.items():
     print(f"{name:<31} {r['first_s']:>8.2f} s {r['cxx_s']:>11.2f} s  {r['graphs']:>13}  "
           f"{'yes' if r['lowered'] else 'no'}")

@@ -69,7 +69,7 @@ def start(how):
 
 
 whole, regional = start("whole"), start("regional")
-print(f"{'compiled':<34} {'start-up':>9} {'model first call':>17}  graphs  ops traced")
+print(f"{'compiled (one run each)':<34} {'start-up':>9} {'model first call':>17}  graphs  ops traced")
 for name, r in (("whole model, torch.compile(model)", whole),
                 ("each layer, layer.compile()", regional)):
     print(f"{name:<34} {r['startup_s']:>7.2f} s {r['first_s']:>15.2f} s  {r['graphs']:>6}  {r['ops']:>10}")
