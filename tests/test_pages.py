@@ -1,6 +1,5 @@
 import re
 
-import pytest
 
 from eager_vs_compiled import machine, measure, records, store
 from eager_vs_compiled.pages import benchmarks, home, provenance, tables

@@ -14,7 +14,7 @@ import torch
 
 from eager_vs_compiled import child, machine, measure, peaks, records, snippets, store, workloads
 from eager_vs_compiled.pages import code, provenance, tables
-from helpers import RELEASE, ROOT, make_record
+from helpers import ROOT, make_record
 
 OTHER = dict(machine.describe(), slug="cpu-someone-else-8c", fingerprint="0badc0de0badc0de")
 
