@@ -14,9 +14,11 @@ ROOT = Path(__file__).resolve().parents[1]
 _STORE = Path(tempfile.mkdtemp(prefix="evc-test-store-")) / "measurements"
 shutil.copytree(ROOT / "measurements", _STORE)
 os.environ["EVC_MEASUREMENTS"] = str(_STORE)
-# The tests and the site share one snippet cache, so the build after the tests re-runs nothing.
+# The tests keep a cache of their own for this run: the site build of the tests reuses the snippet
+# runs of the snippet tests, but those ran side by side, so `./evc.sh site` must not show them.
+_CACHE = Path(tempfile.mkdtemp(prefix="evc-test-cache-"))
 os.environ.setdefault("EVC_SNIPPETS", str(ROOT / "snippets"))
-os.environ.setdefault("EVC_CACHE", str(ROOT / ".cache" / "eager-vs-compiled"))
+os.environ.setdefault("EVC_CACHE", str(_CACHE))
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -25,6 +27,7 @@ from helpers import build, history_files, last_report  # noqa: E402
 
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_STORE.parent, ignore_errors=True)
+    shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):
