@@ -7,7 +7,10 @@
 - each finished page's footer stamp is read from the markers its numbers and outputs carry, and
   so is the build report (the Build object below, which this hook alone owns);
 - the executed notebook is cached per machine and torch version (mkdocs-jupyter's own key is
-  the notebook text only, which would keep another machine's numbers).
+  the notebook text only, which would keep another machine's numbers);
+- with the i18n plugin, each edition is a build of its own inside the first one: the Build object
+  spans them all (a snippet or a record shown by both editions counts once), each page renders in
+  its file's language, and the report and the data files are written after the last edition.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 log = logging.getLogger("mkdocs.hooks.evc")
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\{\{\s*(?P<name>\w+)\((?P<args>.*)\)\s*\}\}[ \t]*$", re.M)
@@ -38,6 +42,7 @@ class Build:
     snippets: dict = field(default_factory=dict)  # snippet path -> "ran" | "cached" | "skipped"
     shown: set = field(default_factory=set)  # (slug/workload, torch) of every record a page showed
     copies: dict = field(default_factory=dict)  # site data path -> file a page links (a model report)
+    editions: list = field(default_factory=list)  # the languages built so far
 
     def saw(self, marks: list[dict]) -> None:
         for m in marks:
@@ -60,13 +65,24 @@ class Build:
         notebooks = (sum(1 for p in self.nb_cache.glob("**/*") if p.is_file() and p.stat().st_mtime >= self.t0)
                      if self.nb_cache else 0)
         how = list(self.snippets.values())
-        return {"measured": measured, "reused": len(self.records) - measured,
+        return {"editions": self.editions, "measured": measured, "reused": len(self.records) - measured,
                 "snippets_ran": how.count("ran"), "snippets_cached": how.count("cached"),
                 "snippets_skipped": how.count("skipped"), "notebooks_executed": notebooks,
                 "seconds": round(time.time() - self.t0, 1)}
 
 
 BUILD = Build()  # MkDocs loads a hook module once per build process
+
+
+def _edition_inside(config) -> str | None:
+    """The language of an edition the i18n plugin builds inside the first build, else None."""
+    i18n = config.plugins.get("i18n")
+    return i18n.current_language if i18n is not None and getattr(i18n, "building", False) else None
+
+
+def _language(page) -> str:
+    """A page's language: its file's locale under the i18n plugin, else English."""
+    return getattr(page.file, "locale", None) or "en"
 
 
 def on_config(config):
@@ -86,6 +102,10 @@ def on_config(config):
     from eager_vs_compiled import machine, store
 
     me, versions = machine.describe(), machine.versions()
+    edition = _edition_inside(config)
+    if edition is not None:  # a later edition of the same build: keep what the first one counted
+        BUILD.editions.append(edition)
+        return config
     nb_cache = Path(os.environ["EVC_CACHE"]) / "notebooks" / f"{me['slug']}-{me['fingerprint']}-torch{versions['torch']}"
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
@@ -93,7 +113,7 @@ def on_config(config):
         if store.remeasure_requested():  # execute the notebooks again, and cache the new run
             for old in nb_cache.glob("**/*.json"):
                 old.unlink()
-    BUILD.__init__(nb_cache=nb_cache)
+    BUILD.__init__(nb_cache=nb_cache, editions=[config.theme.get("language", "en")])
     log.info("eager-vs-compiled: building on %s (%s), torch %s", me["slug"], machine.label(me), versions["torch"])
     return config
 
@@ -104,8 +124,11 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    """Expand the page's one-line directives into what the page functions render."""
+    """Expand the page's one-line directives into what the page functions render, in its language."""
     from eager_vs_compiled import pages
+    from eager_vs_compiled.pages import lang
+
+    lang.set_language(_language(page))
 
     def expand(match):
         name, indent = match.group("name"), match.group("indent")
@@ -122,8 +145,9 @@ def on_page_markdown(markdown, page, config, files):
 def on_page_content(html, page, config, files):
     """The footer's freshness stamp: when and where this page's numbers and outputs came from."""
     from eager_vs_compiled import machine
-    from eager_vs_compiled.pages import provenance
+    from eager_vs_compiled.pages import lang, provenance
 
+    lang.set_language(_language(page))
     marks = provenance.markers(html)
     me, versions = machine.describe(), machine.versions()
     if page.file.src_uri.endswith(".py") and BUILD.nb_cache:  # an executed notebook: its run is in our cache
@@ -167,12 +191,15 @@ def _write_data(site_dir: Path) -> None:
                     z.write(p, p.relative_to(root).as_posix())
 
 
+@event_priority(-110)  # after the i18n plugin's own post-build, which builds the other editions
 def on_post_build(config):
+    if _edition_inside(config) is not None:
+        return  # the first build writes the data and the report, once every edition is built
     _write_data(Path(config.site_dir))
     report = BUILD.report()
-    log.info("eager-vs-compiled: measured %(measured)d workloads, reused %(reused)d records; "
-             "ran %(snippets_ran)d snippets, reused %(snippets_cached)d cached; "
-             "executed %(notebooks_executed)d notebooks", report)
+    log.info("eager-vs-compiled: editions %s; measured %d workloads, reused %d records; ran %d snippets, "
+             "reused %d cached; executed %d notebooks", "+".join(report["editions"]), report["measured"],
+             report["reused"], report["snippets_ran"], report["snippets_cached"], report["notebooks_executed"])
     path = Path(os.environ["EVC_CACHE"]) / "last-build.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1))

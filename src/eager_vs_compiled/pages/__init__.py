@@ -22,6 +22,7 @@ DIRECTIVES = {
     "build_machine": "pages.machines:build_machine", "needs_gpu": "pages.machines:needs_gpu",
     "releases": "pages.releases:compare", "releases_summary": "pages.releases:summary",
     "evidence": "pages.claims:evidence", "claims_rules": "pages.claims:rules",
+    "claims_table": "pages.claims:table", "claims_tally": "pages.claims:tally",
     "model_report": "pages.report:model_report", "cli_help": "cli:help_markdown",
 }
 

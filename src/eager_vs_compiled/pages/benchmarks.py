@@ -11,7 +11,9 @@ from collections import defaultdict
 from .. import machine, measure, store, workloads
 from . import charts
 from ..records import Record
-from .provenance import breakeven, best, code, esc, interval, skipped_note, speedup, verdict, fmt_bytes, fmt_time, ok, record_line, stamp, tab, tab_label, this_machine
+from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_time, interval, machine_label, ok, record_line,
+                         skipped_note, speedup, stamp, tab, tab_label, this_machine)
+from .lang import tr, tr_known
 from .tables import table
 
 PAGE = {f: f"{f}.md" for f in workloads.FAMILIES}
@@ -41,16 +43,16 @@ def workload(name: str) -> str:
     w = workloads.get(name)
     by_machine = records_by_machine([name])
     if not by_machine:
-        profiles = " and ".join(p for p in workloads.PROFILES if w.in_profile(p))
+        profiles = tr(" and ").join(p for p in workloads.PROFILES if w.in_profile(p))
         how = (f"`./evc.sh measure --workload {w.name}`" if w.in_profile(workloads.default_profile())
                else "`python -m eager_vs_compiled measure --profile gpu`")
-        return (f'!!! note "Not measured yet"\n    This workload is measured in the {profiles} profile only when asked '
-                f"for, and no machine has committed a record of it yet ({how} writes one; see "
-                f"[add your machine](add-your-machine.md)).\n" if not w.scheduled(workloads.default_profile()) and
-                w.in_profile(workloads.default_profile()) else
-                f'!!! note "Not measured yet"\n    This workload is in the {profiles} profile only, and no '
-                f"machine has committed a record of it yet ({how} writes one; see "
-                f"[add your machine](add-your-machine.md)).\n")
+        on_demand = not w.scheduled(workloads.default_profile()) and w.in_profile(workloads.default_profile())
+        text = tr("This workload is measured in the {profiles} profile only when asked for, and no machine has "
+                  "committed a record of it yet ({how} writes one; see [add your machine](add-your-machine.md))."
+                  if on_demand else
+                  "This workload is in the {profiles} profile only, and no machine has committed a record of it "
+                  "yet ({how} writes one; see [add your machine](add-your-machine.md)).", profiles=profiles, how=how)
+        return f'!!! note "{tr("Not measured yet")}"\n    {text}\n'
     return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]))
                      for slug, recs in by_machine.items()) + skipped_note(f"/{name}.json")
 
@@ -62,14 +64,14 @@ def history_note(rec: Record) -> str:
              and store.path_for(store.default_root(), slug, rec.workload, rel).exists()]
     if not older:
         return ""
-    return (f"\nThis machine also measured it with torch {', '.join(older)}, kept as history: "
-            "[torch releases compared](releases.md).\n")
+    return "\n" + tr("This machine also measured it with torch {releases}, kept as history: "
+                     "[torch releases compared](releases.md).", releases=", ".join(older)) + "\n"
 
 
 def family(name: str) -> str:
     """Every workload of a family: a heading, what it measures, one tab per machine."""
-    return "\n".join(f"## {w.title}\n\n{w.about} Workload `{w.name}`.\n\n{workload(w.name)}\n"
-                     for w in workloads.family(name))
+    return "\n".join(f"## {tr(w.title)}\n\n{tr(w.about)} " + tr("Workload `{name}`.", name=w.name)
+                     + f"\n\n{workload(w.name)}\n" for w in workloads.family(name))
 
 
 def overview_speedups() -> str:
@@ -78,9 +80,9 @@ def overview_speedups() -> str:
     for slug, recs in records_by_machine(list(workloads.WORKLOADS)).items():
         rows = [(f"{r.workload} · {m.mode}", m.speedup if ok(m) else None, interval(m) if ok(m) else None)
                 for r in recs for m in r.results if m.mode != "eager" and m.status != "skipped"]
-        chart = charts.bars(rows, f"Speedup of torch.compile over eager, every workload, on {machine.label(recs[0].machine)}; "
-                            "whiskers: 95% interval; grey: no measurable difference",
-                            "speedup vs eager (×), same process", f"overview-{slug}")
+        chart = charts.bars(rows, tr("Speedup of torch.compile over eager, every workload, on {machine}; "
+                                     "whiskers: 95% interval; grey: no measurable difference", machine=machine_label(recs[0].machine)),
+                            tr("speedup vs eager (×), same process"), f"overview-{slug}")
         out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))
     return "\n".join(out)
 
@@ -96,9 +98,9 @@ def overview_memory() -> str:
                 rows.append((f"{r.workload} ({fastest.mode})", eager.peak_memory_bytes / 2**20,
                              fastest.peak_memory_bytes / 2**20))
         kind = {m.memory_kind for r in recs for m in r.results if m.memory_kind}
-        what = "process peak RSS" if kind == {"process_peak_rss"} else "peak CUDA memory allocated"
-        chart = charts.paired_bars(rows, f"Peak memory, eager vs fastest compiled mode ({what}, MiB), on "
-                                   f"{machine.label(recs[0].machine)}", f"MiB ({what})", f"memory-{slug}")
+        what = tr("process peak RSS") if kind == {"process_peak_rss"} else tr("peak CUDA memory allocated")
+        chart = charts.paired_bars(rows, tr("Peak memory, eager vs fastest compiled mode ({what}, MiB), on {machine}",
+                                            what=what, machine=machine_label(recs[0].machine)), f"MiB ({what})", f"memory-{slug}")
         out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))
     return "\n".join(out)
 
@@ -110,16 +112,19 @@ def amortisation(name: str, mode: str = "default") -> str:
         rec = recs[0]
         r = rec.result(mode)
         if not ok(r) or r.compile_cold_s is None:
-            out.append(tab(tab_label(slug, recs), f"`{mode}` was not measured here ({r.status if r else 'absent'})."))
+            out.append(tab(tab_label(slug, recs), tr("`{mode}` was not measured here ({status}).", mode=mode,
+                                                     status=r.status if r else tr("absent"))))
             continue
         chart = charts.amortisation(r.eager_median_s, r.median_s, r.compile_cold_s, r.breakeven_iters,
-                                    f"{rec.title}: cumulative time of eager vs `{mode}` (cold compile first) on "
-                                    f"{machine.label(rec.machine)}", f"amortise-{name}-{mode}-{slug}")
-        crossing = {"faster": f"they cross after **{breakeven(r)}**",
-                    "slower": "the compiled line never catches up: compiled is slower here",
-                    }.get(verdict(r), "the difference per call is inside the noise, so no break-even is given")
-        text = (f"Eager {fmt_time(r.eager_median_s)} per call; `{mode}` {fmt_time(r.median_s)} per call after a "
-                f"{fmt_time(r.compile_cold_s)} cold compile ({fmt_time(r.compile_warm_s)} with a warm cache): {crossing}.")
+                                    tr("{title}: cumulative time of eager vs `{mode}` (cold compile first) on {machine}",
+                                       title=tr_known(rec.title), mode=mode, machine=machine_label(rec.machine)),
+                                    f"amortise-{name}-{mode}-{slug}")
+        crossing = {"faster": tr("they cross after **{calls}**", calls=breakeven(r)),
+                    "slower": tr("the compiled line never catches up: compiled is slower here"),
+                    }.get(direction(r), tr("the difference per call is inside the noise, so no break-even is given"))
+        text = tr("Eager {eager} per call; `{mode}` {compiled} per call after a {cold} cold compile ({warm} with a "
+                  "warm cache): {crossing}.", eager=fmt_time(r.eager_median_s), mode=mode, compiled=fmt_time(r.median_s),
+                  cold=fmt_time(r.compile_cold_s), warm=fmt_time(r.compile_warm_s), crossing=crossing)
         out.append(tab(tab_label(slug, recs), chart + "\n" + text + "\n\n" + record_line(rec)))
     return "\n".join(out)
 
@@ -128,12 +133,12 @@ def compile_times() -> str:
     """Cold / warm / Mega-Cache compile time of every compiled mode, this machine and others."""
     out = []
     for slug, recs in records_by_machine(list(workloads.WORKLOADS)).items():
-        lines = ["| Workload | Mode | Cold cache | Warm cache | Mega-Cache artifacts | Break-even |",
+        lines = [tr("| Workload | Mode | Cold cache | Warm cache | Mega-Cache artifacts | Break-even |"),
                  "|---|---|---|---|---|---|"]
         for r in recs:
             for m in r.results:
                 if m.mode != "eager" and ok(m):
-                    lines.append(f"| {esc(r.title)} | {code(m.mode)} | {fmt_time(m.compile_cold_s)} | "
+                    lines.append(f"| {esc(tr_known(r.title))} | {code(m.mode)} | {fmt_time(m.compile_cold_s)} | "
                                  f"{fmt_time(m.compile_warm_s)} | {fmt_time(m.compile_mega_s)} | {breakeven(m)} |")
         out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + stamp(recs)))
     return "\n".join(out)
@@ -167,13 +172,13 @@ def pointwise() -> str:
     out = []
     for slug, recs in records_by_machine(names).items():
         eager_pts, comp_pts = [], []
-        lines = ["| N (eager kernels) | Eager time | Eager traffic | Eager GB/s | Compiled time | "
-                 "Fused traffic (read + write once) | Compiled GB/s | Speedup |", "|---|---|---|---|---|---|---|---|"]
+        lines = [tr("| N (eager kernels) | Eager time | Eager traffic | Eager GB/s | Compiled time | "
+                    "Fused traffic (read + write once) | Compiled GB/s | Speedup |"), "|---|---|---|---|---|---|---|---|"]
         lines += [_pointwise_row(r, eager_pts, comp_pts) for r in sorted(recs, key=lambda r: r.spec["sizes"]["depth"])]
-        chart = charts.lines({"eager": eager_pts, "compiled (default)": comp_pts},
-                             f"Time per call vs chain length on {machine.label(recs[0].machine)}",
-                             "N, elementwise ops in the chain", "ms per call", f"pointwise-{slug}")
+        chart = charts.lines({"eager": eager_pts, tr("compiled (default)"): comp_pts},
+                             tr("Time per call vs chain length on {machine}", machine=machine_label(recs[0].machine)),
+                             tr("N, elementwise ops in the chain"), tr("ms per call"), f"pointwise-{slug}")
         roof = recipe.roof(slug)
-        bw = f"This machine's measured copy bandwidth: **{roof['copy_gb_s']:.1f} GB/s**. " if roof else ""
+        bw = tr("This machine's measured copy bandwidth: **{bw} GB/s**. ", bw=f"{roof['copy_gb_s']:.1f}") if roof else ""
         out.append(tab(tab_label(slug, recs), chart + "\n" + "\n".join(lines) + "\n\n" + bw + stamp(recs)))
     return "\n".join(out)

@@ -8,7 +8,10 @@ from __future__ import annotations
 import html
 import io
 import re
+import warnings
 from contextlib import contextmanager
+
+from .lang import tr
 
 INK = "#010101"  # replaced by currentColor in the SVG
 GOOD, BAD, EAGER, COMPILED = "#2e7d32", "#c62828", "#1565c0", "#e65100"
@@ -20,6 +23,10 @@ def _figure(salt: str, width: float, height: float):
 
     matplotlib.use("svg")
     import matplotlib.pyplot as plt
+
+    # Chinese labels: the SVG keeps them as text (svg.fonttype none) for the reader's fonts to draw;
+    # matplotlib's own fonts, used only to lay them out, lack the glyphs and would say so.
+    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from (current )?font")
 
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt, "text.color": INK,
                          "axes.labelcolor": INK, "axes.edgecolor": INK, "xtick.color": INK,
@@ -77,7 +84,7 @@ def bars(rows: list[tuple], title: str, xlabel: str, salt: str, unit: str = "×"
         left = min([v for v in got] + [ci[0] for ci in cis if ci] + [baseline or 1]) / 1.5 if log else 0
         for y, (v, ci) in enumerate(zip(values, cis)):
             if not v:
-                ax.text(left or 0, y, " not measured", va="center", fontsize=10)
+                ax.text(left or 0, y, " " + tr("not measured"), va="center", fontsize=10)
                 continue
             lo, hi = ci if ci else (v, v)
             above, below = (lo > baseline, hi < baseline) if baseline is not None else (True, False)
@@ -99,8 +106,9 @@ def bars(rows: list[tuple], title: str, xlabel: str, salt: str, unit: str = "×"
 
 
 def paired_bars(rows: list[tuple[str, float | None, float | None]], title: str, xlabel: str, salt: str,
-                names=("eager", "compiled")) -> str:
+                names: tuple[str, str] | None = None) -> str:
     """Two bars per row (e.g. eager and compiled peak memory)."""
+    names = names or ("eager", tr("compiled"))
     with _figure(salt, 6.4, 0.6 * len(rows) + 1.4) as (fig, ax):
         n = len(rows)
         ys = list(range(n))[::-1]
@@ -126,12 +134,12 @@ def amortisation(eager_s: float, compiled_s: float, compile_s: float, breakeven:
     with _figure(salt, 6.4, 3.6) as (fig, ax):
         ax.plot(xs, [x * eager_s for x in xs], color=EAGER, label="eager")
         ax.plot(xs, [compile_s + x * compiled_s for x in xs], color=COMPILED,
-                label="compiled (cold compile first)", linestyle="-.")
+                label=tr("compiled (cold compile first)"), linestyle="-.")
         if breakeven:
             ax.axvline(breakeven, color=INK, linewidth=1, linestyle="--")
-            ax.text(breakeven, compile_s * 0.35, f" break-even ≈ {breakeven:,.0f} calls", fontsize=10)
-        ax.set_xlabel("calls")
-        ax.set_ylabel("cumulative seconds")
+            ax.text(breakeven, compile_s * 0.35, " " + tr("break-even ≈ {n} calls", n=f"{breakeven:,.0f}"), fontsize=10)
+        ax.set_xlabel(tr("calls"))
+        ax.set_ylabel(tr("cumulative seconds"))
         ax.set_xlim(0, horizon)
         ax.set_ylim(0, None)
         ax.legend(loc="upper left")
@@ -166,13 +174,13 @@ def roofline(peak_tflops: float, bandwidth_gb_s: float, points: list[tuple[str, 
     grid = [lo * (hi / lo) ** (i / 60) for i in range(61)]
     with _figure(salt, 6.4, 4.0) as (fig, ax):
         ax.plot(grid, [min(peak_tflops, bandwidth_gb_s * 1e9 * x / 1e12) for x in grid], color=INK,
-                label="roof: measured matmul peak and copy bandwidth")
+                label=tr("roof: measured matmul peak and copy bandwidth"))
         markers = ["o", "s", "^", "d", "v", "P", "X", "*"]
         for (label, x, y), marker in zip(points, markers * 4):
             ax.plot([x], [y], marker=marker, linestyle="none", label=label, markersize=8)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("arithmetic intensity (FLOP per byte of eager traffic)")
+        ax.set_xlabel(tr("arithmetic intensity (FLOP per byte of eager traffic)"))
         ax.set_ylabel("TFLOP/s")
         ax.legend(loc="lower right", fontsize=9)
         return _svg(fig, ax, title)
@@ -202,7 +210,7 @@ def grouped_bars(rows: list[str], series: dict[str, list[tuple[float, float, flo
             offs = [y + (k - 1) / 2 * height - j * height for y in ys]
             for y, v in zip(offs, series[name]):
                 if v is None:
-                    ax.text(left or (baseline or 0), y, f" {name}: not measured", va="center", fontsize=8)
+                    ax.text(left or (baseline or 0), y, f" {name}: " + tr("not measured"), va="center", fontsize=8)
                     continue
                 point, lo, hi = v
                 ax.barh([y], [point - left], left=left, height=height * 0.9, color=SERIES[j % len(SERIES)],

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from .. import measure, workloads
+from .lang import is_zh, tr
 from .provenance import best, esc, speedup, verdict, fmt_bytes, fmt_time, shown
 
 
@@ -11,22 +15,25 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
     with where it was measured."""
     rec = measure.ensure_record(workload_name)
     r = rec.result(mode) if mode else best(rec)
-    where = (f"measured on `{rec.machine.get('slug')}`, {rec.date[:10]}, torch {rec.versions.get('torch')}, "
-             f"[table](../benchmarks/{workloads.get(workload_name).family}.md)")
+    where = tr("measured on `{slug}`, {date}, torch {torch}, [table](../benchmarks/{family}.md)",
+               slug=rec.machine.get("slug"), date=rec.date[:10], torch=rec.versions.get("torch"),
+               family=workloads.get(workload_name).family)
     if r is None or r.status != "ok":
-        status = r.status if r is not None else "no compiled mode finished"
-        return f"{esc(rec.title)}: **{esc(status)}**, not measured ({where}){shown(rec).strip()}"
+        status = r.status if r is not None else tr("no compiled mode finished")
+        return tr("{title}: **{status}**, not measured ({where})", title=esc(rec.title), status=esc(status),
+                  where=where) + shown(rec).strip()
     if what == "speedup":
-        value = (f"{speedup(r)} with `{r.mode}`, {verdict(r)} (eager {fmt_time(r.eager_median_s)} → "
-                 f"{fmt_time(r.median_s)})")
+        value = tr("{speedup} with `{mode}`, {verdict} (eager {eager} → {compiled})", speedup=speedup(r),
+                   mode=r.mode, verdict=verdict(r), eager=fmt_time(r.eager_median_s), compiled=fmt_time(r.median_s))
     elif what == "compile":
-        value = f"compile **{fmt_time(r.compile_cold_s)}** cold, {fmt_time(r.compile_warm_s)} warm (`{r.mode}`)"
+        value = tr("compile **{cold}** cold, {warm} warm (`{mode}`)", cold=fmt_time(r.compile_cold_s),
+                   warm=fmt_time(r.compile_warm_s), mode=r.mode)
     elif what == "memory":
         eager = rec.result("eager")
-        value = (f"peak memory eager {fmt_bytes(eager.peak_memory_bytes if eager else None)}, "
-                 f"`{r.mode}` {fmt_bytes(r.peak_memory_bytes)}"
-                 + (" (process peak RSS; the compiled process ran from a warm cache)"
-                    if r.memory_kind == "process_peak_rss" else ""))
+        value = tr("peak memory eager {eager}, `{mode}` {compiled}", eager=fmt_bytes(eager.peak_memory_bytes if eager else None),
+                   mode=r.mode, compiled=fmt_bytes(r.peak_memory_bytes))
+        if r.memory_kind == "process_peak_rss":
+            value += tr(" (process peak RSS; the compiled process ran from a warm cache)")
     else:
         raise ValueError(f"unknown evidence kind {what!r}: speedup, compile or memory")
     return f"{esc(rec.title)}: {value}; {where}{shown(rec).strip()}"
@@ -36,16 +43,15 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
 # Each rule is stated in words on the claims page (RULES) and applied to this machine's records, so
 # a rebuild on other hardware, or with another torch, can change the verdict.
 MEMORY_NOISE = 0.10  # a peak-memory difference under this fraction is not called a change
-RULES = {
+RULES = {  # str.format templates ({noise}: MEMORY_NOISE); the Chinese of each is in zh.WORDS
     "range": "a claimed speedup range: **true** when the measured 95% interval lies inside it, **false** "
              "when it lies wholly outside it, **depends** when it overlaps a boundary",
     "faster": "a claim that compiling makes a workload faster: **true** when the interval lies above 1×, "
               "**false** when it lies below, **depends** when it straddles 1×",
     "compare": "a claim that one model gains more than another: **true** when the first one's interval lies "
                "wholly above the second one's, **false** when wholly below, **not shown here** when they overlap",
-    "memory": f"a claim that compiling lowers peak memory: **true** when the compiled process peaks more than "
-              f"{MEMORY_NOISE:.0%} lower than eager's, **false** when more than {MEMORY_NOISE:.0%} higher, "
-              f"**depends** in between",
+    "memory": "a claim that compiling lowers peak memory: **true** when the compiled process peaks more than "
+              "{noise:.0%} lower than eager's, **false** when more than {noise:.0%} higher, **depends** in between",
     "seconds": "a claimed range of compile times: **true** when the cold compile lies inside it, **false** outside",
     "usually": "a claim about most models: **true** when most measured workloads' best intervals lie wholly "
                "above the claimed speedup, **false** when most lie wholly below it, **depends** otherwise",
@@ -133,4 +139,91 @@ def free_verdict(names: list[str]) -> str:
 
 def rules() -> str:
     """The rules, as the claims page states them."""
-    return "\n".join(f"- {text}." for text in RULES.values()) + "\n"
+    return "\n".join("- " + tr(text, noise=MEMORY_NOISE) + "." for text in RULES.values()) + "\n"
+
+
+# --- the claims tables ----------------------------------------------------------------------------
+LINKS = {  # the cited sources of the evidence texts in docs/claims/claims.yml
+    "PT2": "[PyTorch 2.0 release](https://pytorch.org/blog/pytorch-2.0-release/)",
+    "GET": "[PyTorch 2.x get-started page](https://pytorch.org/get-started/pytorch-2.0/)",
+    "PAPER": "[PyTorch 2 paper, ASPLOS 2024](https://dl.acm.org/doi/10.1145/3620665.3640366)",
+    "HF": "[Hugging Face torch.compile benchmark, A100, torch 2.0.1](https://huggingface.co/docs/transformers/perf_torch_compile)",
+    "TIMM": "[timm benchmark results](https://github.com/huggingface/pytorch-image-models/tree/main/results)",
+    "JIT": "[TorchScript docs](https://docs.pytorch.org/docs/stable/jit.html)",
+    "MINCUT": "[min-cut recomputation in AOTAutograd](https://dev-discuss.pytorch.org/t/min-cut-optimal-recomputation-i-e-activation-checkpointing-with-aotautograd/467)",
+    "BUDGET": "[`activation_memory_budget` in torch/_functorch/config.py](https://github.com/pytorch/pytorch/blob/main/torch/_functorch/config.py)",
+    "CUDA": "[CUDA semantics: asynchronous execution](https://docs.pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution)",
+    "T": "../troubleshooting/",
+}
+VERDICT_RULES = {"range": range_verdict, "faster": faster_verdict, "compare": compare_verdict,
+                 "memory": memory_verdict, "seconds": seconds_verdict, "usually": usually_verdict,
+                 "free": free_verdict}
+
+
+class _Measured(dict):
+    """{speed[mlp]} in an evidence text: the evidence line, read from the record when first asked."""
+
+    def __init__(self, what: str):
+        super().__init__()
+        self.what = what
+
+    def __missing__(self, workload_name: str) -> str:
+        self[workload_name] = evidence(workload_name, self.what)
+        return self[workload_name]
+
+
+def _claims() -> dict:
+    import yaml
+
+    path = Path(os.environ.get("EVC_DOCS", "docs")) / "claims" / "claims.yml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _measured_names() -> list[str]:
+    return [w.name for w in workloads.in_profile(workloads.default_profile())]
+
+
+def claim_verdict(claim: dict) -> str:
+    """The claim's verdict word (with † when a rule computed it from this build's records)."""
+    v = claim["verdict"]
+    if isinstance(v, str):
+        return v
+    args = list(v.get("args", ()))
+    if v["rule"] in ("usually", "free"):
+        args.insert(0, _measured_names())
+    return VERDICT_RULES[v["rule"]](*args)
+
+
+def _words(verdict_word: str) -> str:
+    word, mark = verdict_word.removesuffix(COMPUTED), COMPUTED if verdict_word.endswith(COMPUTED) else ""
+    return tr(word) + mark
+
+
+def table(article: str) -> str:
+    """The claims of article "A" or "B": the quote, (in English) what it says, the verdict, the evidence."""
+    context = {**LINKS, "speed": _Measured("speedup"), "mem": _Measured("memory"),
+               "compile": _Measured("compile"), "mlp_max_autotune": evidence("mlp", "speedup", "max-autotune")}
+    zh = is_zh()
+    head = ["#", tr("Claim (original)")] + ([] if zh else ["In English"]) + [tr("Verdict"), tr("Evidence")]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for i, claim in enumerate(_claims()[article], 1):
+        text = claim["evidence_zh"] if zh else claim["evidence_en"]
+        if not text:
+            raise ValueError(f"claims.yml, article {article}, claim {i}: no evidence_{'zh' if zh else 'en'}")
+        cells = [str(i), f"“{claim['quote']}”"] + ([] if zh else [claim["en"]])
+        cells += [f"**{_words(claim_verdict(claim))}**", text.format_map(context)]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def tally() -> str:
+    """How many claims got each verdict, and what † means."""
+    counts: dict[str, int] = {}
+    claims = [c for article in _claims().values() for c in article]
+    for claim in claims:
+        word = claim_verdict(claim).removesuffix(COMPUTED)
+        counts[word] = counts.get(word, 0) + 1
+    parts = ", ".join(f"{tr(word)} {n}" for word, n in sorted(counts.items()))
+    return (tr("**Tally** of the {n} claims: {parts}.", n=len(claims), parts=parts) + "\n\n"
+            + tr("† A verdict computed from this build's records by the rules under [how the verdicts are "
+                 "computed](index.md#how-the-verdicts-are-computed); the others rest on the cited sources.") + "\n")

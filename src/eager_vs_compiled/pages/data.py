@@ -9,6 +9,7 @@ import io
 
 from .. import store
 from ..records import Record
+from .lang import tr
 from .provenance import esc, interval
 
 SCHEME = "evc-data:"  # href="evc-data:<slug>/torch-<release>/<workload>.json", resolved by the hook
@@ -26,9 +27,9 @@ def relpath(rec: Record, suffix: str) -> str:
 def links(rec: Record) -> str:
     """'Data: JSON · CSV · Reproduce: ...' under a record's table."""
     profile = "" if rec.profile == "cpu" else f" --profile {esc(rec.profile)}"
-    return (f'Raw data: <a href="{SCHEME}{relpath(rec, "json")}" download>JSON</a> · '
-            f'<a href="{SCHEME}{relpath(rec, "csv")}" download>CSV</a> · measure it again on your machine: '
-            f"`./evc.sh measure --workload {esc(rec.workload)}{profile} --force`\n{{: .evc-data }}\n")
+    return (tr("Raw data") + f': <a href="{SCHEME}{relpath(rec, "json")}" download>JSON</a> · '
+            f'<a href="{SCHEME}{relpath(rec, "csv")}" download>CSV</a> · ' + tr("measure it again on your machine")
+            + f": `./evc.sh measure --workload {esc(rec.workload)}{profile} --force`\n{{: .evc-data }}\n")
 
 
 def to_csv(rec: Record) -> str:
@@ -49,4 +50,4 @@ def to_csv(rec: Record) -> str:
 
 
 def archive_link(slug: str) -> str:
-    return f'<a href="{SCHEME}{esc(slug)}.zip" download>all records (zip)</a>'
+    return f'<a href="{SCHEME}{esc(slug)}.zip" download>' + tr("all records (zip)") + "</a>"

@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from .. import machine, peaks, store, workloads
+from .lang import is_zh, tr
 from .provenance import label, ok, span, this_machine
 
 
@@ -15,9 +16,10 @@ def build_machine() -> str:
     CUDA GPU' or '..., with 1 CUDA GPU (NVIDIA H200)'."""
     me = machine.describe()
     gpus = me.get("gpus") or []
-    has = (f"{len(gpus)} CUDA GPU{'s' if len(gpus) > 1 else ''} ({', '.join(g['name'] for g in gpus)})"
-           if gpus else "no CUDA GPU")
-    return f"**{me['cpu']}, {me['cores']} cores** (`{me['slug']}`), with {has}"
+    has = (tr("{n} CUDA GPU{s} ({names})", n=len(gpus), s="s" if len(gpus) > 1 else "",
+              names=", ".join(g["name"] for g in gpus)) if gpus else tr("no CUDA GPU"))
+    return tr("**{cpu}, {cores} cores** (`{slug}`), with {has}", cpu=me["cpu"], cores=me["cores"], slug=me["slug"],
+              has=has)
 
 
 def needs_gpu(what: str, evidence: tuple = ()) -> str:
@@ -27,9 +29,12 @@ def needs_gpu(what: str, evidence: tuple = ()) -> str:
         from .claims import evidence as line
 
         return line(*evidence) if evidence else ""
-    return (f'!!! note "Needs a CUDA GPU"\n    {what[0].upper() + what[1:]} needs a CUDA GPU. This build ran on '
-            f"{build_machine()}, so it is not measured on this page; a build on a machine with one "
-            f"measures it ([add your machine](../benchmarks/add-your-machine.md)).\n")
+    what = tr(what)
+    what = what if is_zh() else what[0].upper() + what[1:]
+    return (f'!!! note "{tr("Needs a CUDA GPU")}"\n    '
+            + tr("{what} needs a CUDA GPU. This build ran on {machine}, so it is not measured on this page; a build "
+                 "on a machine with one measures it ([add your machine](../benchmarks/add-your-machine.md)).",
+                 what=what, machine=build_machine()) + "\n")
 
 
 def machines() -> str:
@@ -40,7 +45,7 @@ def machines() -> str:
     root = store.default_root()
     me = this_machine()
     mine = store.release(machine.versions()["torch"])
-    lines = ["| machine | folder | profile | workloads measured | dates | torch | files |",
+    lines = [tr("| machine | folder | profile | workloads measured | dates | torch | files |"),
              "|---|---|---|---|---|---|---|"]
     for slug in sorted(store.machines(root), key=lambda s: (s != me, s)):
         for rel in reversed(store.releases(root, slug)):
@@ -56,18 +61,19 @@ def machines() -> str:
             extra = f" + `{peaks.FILE}`" if peaks.load(root, slug, rel) else ""
             tag = ""
             if slug == me:
-                tag = " (this build's machine and torch)" if rel == mine else " (this build's machine; history)"
+                tag = tr(" (this build's machine and torch)") if rel == mine else tr(" (this build's machine; history)")
             folder = store.release_dir(root, slug, rel).relative_to(root).as_posix()
             lines.append(f"| {label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
-                         f"{done} of {planned} with a compiled result" + (f", {asked} on demand" if asked else "")
-                         + f" | {when} | {torch_v} | "
-                         f"{len(recs)} records{extra} |")
+                         + tr("{done} of {planned} with a compiled result", done=done, planned=planned)
+                         + (tr(", {asked} on demand", asked=asked) if asked else "")
+                         + f" | {when} | {torch_v} | " + tr("{n} records", n=len(recs)) + f"{extra} |")
     if len(lines) == 2:
-        return "No machine has committed records yet.\n"
+        return tr("No machine has committed records yet.") + "\n"
     from .data import archive_link
 
     downloads = " · ".join(f"`{slug}`: {archive_link(slug)}" for slug in sorted(store.machines(root)))
-    return "\n".join(lines) + f"\n\nEvery record of each machine, all releases, as one archive: {downloads}\n"
+    return "\n".join(lines) + "\n\n" + tr("Every record of each machine, all releases, as one archive: {links}",
+                                           links=downloads) + "\n"
 
 
 def _raw(value, nested: bool = False) -> str:
@@ -95,17 +101,17 @@ def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -
     """
     recs = store.records_for(name)
     if not recs:
-        return f"No committed record of `{name}` yet.\n"
+        return tr("No committed record of `{name}` yet.", name=name) + "\n"
     slug = slug or this_machine()  # this build's machine where it has one, else the first
     rec = next((r for r in recs if r.machine.get("slug") == slug), recs[0])
     res = next((m for m in rec.results if m.mode != "eager" and ok(m)), rec.results[0])
     where = store.release_dir(Path(), rec.machine.get("slug", "?"), store.release(rec.versions["torch"]))
-    out = [f"`{where.as_posix()}/{name}.json` (units as stored: seconds, bytes):\n",
-           "| field | value in this record |", "|---|---|"]
+    out = [f"`{where.as_posix()}/{name}.json` " + tr("(units as stored: seconds, bytes):") + "\n",
+           tr("| field | value in this record |"), "|---|---|"]
     for f in dataclasses.fields(rec):
         value = getattr(rec, f.name)
         if f.name == "results":
-            out.append("| `results` | one entry per mode: " + ", ".join(f"`{m.mode}`" for m in value) + " |")
+            out.append("| `results` | " + tr("one entry per mode: ") + ", ".join(f"`{m.mode}`" for m in value) + " |")
         else:
             out.append(f"| `{f.name}` | {_raw(value)} |")
     out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from .. import machine, snippets, stats, store
+from .lang import is_zh, tr
 from ..records import ModeResult, Record
 
 MARKER = re.compile(r"<!-- evc:shown (\{.*?\}) -->")
@@ -62,9 +63,16 @@ def fence(text: str, info: str = "text") -> str:
     return f"{ticks}{info}\n{text}\n{ticks}\n"
 
 
+def machine_label(m: dict) -> str:
+    """A machine's label from its record, in the page's language (not escaped: for charts)."""
+    if is_zh() and not m.get("gpus"):
+        return f"{m.get('cpu', '?')}，{m.get('cores', '?')} 核"
+    return machine.label(m)
+
+
 def label(m: dict) -> str:
-    """A machine's label from its record, escaped."""
-    return esc(machine.label(m))
+    """A machine's label from its record, escaped (in the page's language)."""
+    return esc(machine_label(m))
 
 
 # --- words -----------------------------------------------------------------------------------------
@@ -108,13 +116,20 @@ def noise_floor(recs: list[Record]) -> float:
     return max(spread, stats.NOISY_IQR_FRACTION)
 
 
-def verdict(r: ModeResult) -> str:
-    """'faster', 'slower' or 'no measurable difference': the words follow the interval, not the point."""
+def direction(r: ModeResult) -> str | None:
+    """'faster', 'slower' or 'no measurable difference' (None without an interval): the words follow
+    the interval, not the point."""
     ci = interval(r)
     if ci is None:
-        return "—"
+        return None
     lo, hi = ci
     return "faster" if lo > 1 else "slower" if hi < 1 else "no measurable difference"
+
+
+def verdict(r: ModeResult) -> str:
+    """The direction in the page's language ('—' without an interval)."""
+    words = direction(r)
+    return tr(words) if words else "—"
 
 
 def speedup(r: ModeResult, bold: bool = True) -> str:
@@ -129,13 +144,13 @@ def speedup(r: ModeResult, bold: bool = True) -> str:
 def breakeven(r: ModeResult) -> str:
     """How many calls repay the compile, in the one wording every page uses: a number only when the
     interval says compiled is faster; otherwise why there is none."""
-    words = verdict(r)
+    words = direction(r)
     if words == "faster" and r.breakeven_iters is not None:
-        return f"{r.breakeven_iters:,.0f} calls"
+        return tr("{n} calls", n=f"{r.breakeven_iters:,.0f}")
     if words == "slower":
-        return "never (slower)"
+        return tr("never (slower)")
     if words == "no measurable difference":
-        return "— (no measurable difference)"
+        return tr("— (no measurable difference)")
     return "—"
 
 
@@ -148,7 +163,7 @@ def span(recs: list[Record]) -> tuple[str, str]:
     """(the day or range of days the records were measured, their torch versions)."""
     dates = sorted({esc(r.date[:10]) for r in recs})
     torch_v = ", ".join(sorted({esc(r.versions.get("torch", "?")) for r in recs}))
-    return (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"), torch_v
+    return (dates[0] if len(dates) == 1 else tr("{first} to {last}", first=dates[0], last=dates[-1])), torch_v
 
 
 def this_machine() -> str:
@@ -157,7 +172,7 @@ def this_machine() -> str:
 
 def tab_label(slug: str, recs: list[Record]) -> str:
     """'AMD EPYC, 2 cores (this build)' or '(committed)': the tab of one machine."""
-    return f"{label(recs[0].machine)} ({'this build' if slug == this_machine() else 'committed'})"
+    return tr("{label} (this build)" if slug == this_machine() else "{label} (committed)", label=label(recs[0].machine))
 
 
 def tab(label: str, body: str) -> str:
@@ -165,11 +180,13 @@ def tab(label: str, body: str) -> str:
     return f'=== "{label}"\n\n    ' + body.replace("\n", "\n    ") + "\n"
 
 
-def stamp(recs: list[Record], what: str = "conditions of each workload beside its table on its family page") -> str:
+def stamp(recs: list[Record], what: str | None = None) -> str:
     """The provenance line under a chart or table drawn from several records of one machine."""
     when, torch_v = span(recs)
-    return (f"Measured on {machine_words(recs[0].machine)} · {when} · torch {torch_v} · {recs[0].profile} "
-            f"profile; {what}\n{{: .evc-provenance }}\n" + "".join(shown(r) for r in recs))
+    what = what if what is not None else tr("conditions of each workload beside its table on its family page")
+    line = tr("Measured on {machine} · {when} · torch {torch} · {profile} profile; {what}",
+              machine=machine_words(recs[0].machine), when=when, torch=torch_v, profile=recs[0].profile, what=what)
+    return line + "\n{: .evc-provenance }\n" + "".join(shown(r) for r in recs)
 
 
 def record_line(record: Record, page: bool = True) -> str:
@@ -180,15 +197,16 @@ def record_line(record: Record, page: bool = True) -> str:
     sizes = ", ".join(f"{k} {val}" for k, val in record.spec.get("sizes", {}).items())
     spec = record.spec
     parts = [
-        f"Measured on {machine_words(m)}",
+        tr("Measured on {machine}", machine=machine_words(m)),
         esc(record.date[:10]),
         f"torch {esc(v.get('torch'))}" + (f", CUDA {esc(v.get('cuda'))}" if record.device == "cuda" else ""),
         f"Python {esc(v.get('python'))}",
-        f"{'/'.join(map(str, sorted(threads)))} threads" if threads else "",
-        f"n = {min(ns)}–{max(ns)} samples per mode" if ns else "no samples",
-        esc(f"{record.profile} profile ({sizes}, {spec.get('dtype')}, {spec.get('layout', 'contiguous')}, "
-            f"{spec.get('step')}" + (f": {spec['how']}" if spec.get("how") else "") + ")"),
-        f"harness v{record.harness_version}" + (f", commit <code>{esc(record.git_commit)}</code>" if record.git_commit else ""),
+        tr("{threads} threads", threads="/".join(map(str, sorted(threads)))) if threads else "",
+        tr("n = {lo}–{hi} samples per mode", lo=min(ns), hi=max(ns)) if ns else tr("no samples"),
+        esc(tr("{profile} profile", profile=record.profile) + f" ({sizes}, {spec.get('dtype')}, "
+            f"{spec.get('layout', 'contiguous')}, {spec.get('step')}" + (f": {spec['how']}" if spec.get("how") else "") + ")"),
+        tr("harness v{version}", version=record.harness_version)
+        + (tr(", commit {commit}", commit=f"<code>{esc(record.git_commit)}</code>") if record.git_commit else ""),
     ]
     line = " · ".join(p for p in parts if p)
     return line + "\n{: .evc-provenance }\n" + shown(record) if page else line
@@ -202,8 +220,9 @@ def skipped_note(suffix: str = ".json") -> str:
     root = store.default_root()
     lines = "\n".join(f"    - `{esc(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)}`: "
                       f"{esc(why)}" for path, why in sorted(found.items()))
-    return (f'\n!!! warning "Committed records skipped"\n    These records of other machines cannot be read by '
-            f"this version of the site, so they are not shown:\n\n{lines}\n")
+    return (f'\n!!! warning "{tr("Committed records skipped")}"\n    '
+            + tr("These records of other machines cannot be read by this version of the site, so they are not shown:")
+            + f"\n\n{lines}\n")
 
 
 # --- markers ---------------------------------------------------------------------------------------
@@ -242,7 +261,8 @@ def markers(html: str) -> list[dict]:
 def freshness(this_slug: str, this_torch: str, today: str, shown_on_page: list[dict]) -> str:
     """The footer line of a page: when and where its numbers and outputs were produced."""
     parts = []
-    for kind, verb in (("measured", "Numbers measured"), ("ran", "Snippets run"), ("captured", "Errors captured")):
+    for kind, verb in (("measured", tr("Numbers measured")), ("ran", tr("Snippets run")),
+                       ("captured", tr("Errors captured"))):
         rows = {(s["machine"], s["date"][:10], s["torch"]) for s in shown_on_page
                 if s["kind"] == kind and s.get("how") != "skipped"}
         if not rows:
@@ -253,8 +273,10 @@ def freshness(this_slug: str, this_torch: str, today: str, shown_on_page: list[d
         said = []
         for (m, t), dates in sorted(by_machine.items()):
             lo, hi = min(dates), max(dates)
-            said.append(f"on {m} ({lo if lo == hi else f'{lo} to {hi}'}, torch {t})")
-        parts.append(f"{verb} " + "; ".join(said))
+            when = lo if lo == hi else tr("{first} to {last}", first=lo, last=hi)
+            said.append(tr("on {machine} ({when}, torch {torch})", machine=m, when=when, torch=t))
+        parts.append(f"{verb} " + tr("; ").join(said))
     if not parts:
-        parts.append("No measured numbers on this page")
-    return ". ".join(parts) + f". Built {today} on {this_slug} with torch {this_torch}."
+        parts.append(tr("No measured numbers on this page"))
+    return tr(". ").join(parts) + tr(". Built {today} on {slug} with torch {torch}.", today=today, slug=this_slug,
+                                      torch=this_torch)

@@ -9,11 +9,12 @@ import json
 import os
 from pathlib import Path
 
-from .. import isolate, machine, peaks, recipes, stats, store, workloads
+from .. import isolate, peaks, recipes, stats, store, workloads
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
-from .provenance import (breakeven, code, esc, fmt_time, noise_floor, ok, speedup, stamp, tab, tab_label,
+from .lang import tr
+from .provenance import (breakeven, code, esc, fmt_time, machine_label, noise_floor, ok, speedup, stamp, tab, tab_label,
                          this_machine, verdict)
 
 TARGET_SHARE = 0.80  # below this share of the measured peak, the winner's time is broken down
@@ -43,15 +44,16 @@ def ranked(recs: list[Record]) -> list[tuple[ModeResult, Record]]:
 
 def _share(r: ModeResult, rec: Record, top: dict | None) -> str:
     peak = top["matmul_tflops"].get(_dtype(r, rec)) if top else None
-    return f"{r.tflops / peak:.0%} of {peak:.3g} ({_dtype(r, rec)})" if r.tflops and peak else "—"
+    return tr("{share:.0%} of {peak:.3g} ({dtype})", share=r.tflops / peak, peak=peak, dtype=_dtype(r, rec)) \
+        if r.tflops and peak else "—"
 
 
 def _row(i: int, r: ModeResult, rec: Record, top: dict | None) -> str:
     batch = rec.spec["sizes"].get("batch")
     checked = ("—" if r.mode == "eager" else
                f"{r.max_rel_err:.1e} ≤ {recipes.tolerance(recipes.parse(r.mode), rec.spec['rtol'], rec.spec['step']):.0e}"
-               + (" (bf16 tolerance)" if "bf16" in recipes.parse(r.mode).knobs else ""))
-    vs = "1× (fp32 eager)" if r.mode == "eager" else f"{speedup(r, bold=False)}: {verdict(r)}"
+               + (tr(" (bf16 tolerance)") if "bf16" in recipes.parse(r.mode).knobs else ""))
+    vs = tr("1× (fp32 eager)") if r.mode == "eager" else f"{speedup(r, bold=False)}: {verdict(r)}"
     return (f"| {i} | {code(r.mode)} | {batch} | {r.throughput:,.1f} | {vs} | "
             + ("—" if r.mode == "eager" else f"{fmt_time(r.compile_cold_s)} / {fmt_time(r.compile_warm_s)}")
             + f" | {breakeven(r) if r.mode != 'eager' else '—'} | {r.tflops:.3g} | {_share(r, rec, top)} | {checked} |"
@@ -66,14 +68,14 @@ def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
     dist = [scale * o / w for w, o in zip(stats.boot_medians(winner.samples_s, rng), stats.boot_medians(other.samples_s, rng))]
     lo, hi = stats.percentile_interval(dist)
     point = scale * other.median_s / winner.median_s
-    said = ("faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise")
+    said = tr("faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise")
     return f"{point:.2f}× ({lo:.2f}–{hi:.2f}), {said}"
 
 
 def _skipped(recs: list[Record]) -> str:
-    rows = [f"- {code(r.mode)} (batch {rec.spec['sizes'].get('batch')}): {r.status} — {esc(r.message)}"
+    rows = [f"- {code(r.mode)} (" + tr("batch {n}", n=rec.spec["sizes"].get("batch")) + f"): {r.status} — {esc(r.message)}"
             for rec in recs for r in rec.results if r.status != "ok"]
-    return ("Not in the ranking:\n\n" + "\n".join(rows) + "\n") if rows else ""
+    return (tr("Not in the ranking:") + "\n\n" + "\n".join(rows) + "\n") if rows else ""
 
 
 def ranking(arch: str = "resnet50") -> str:
@@ -84,31 +86,34 @@ def ranking(arch: str = "resnet50") -> str:
         top, rows = roof(slug), ranked(recs)
         if not rows:
             continue
-        lines = ["| # | Recipe | Batch | Images/s | vs fp32 eager, same batch | Compile cold / warm | Break-even | "
-                 "TFLOP/s | Share of measured peak | Max rel. error ≤ tolerance |", "|" + "---|" * 10]
+        lines = [tr("| # | Recipe | Batch | Images/s | vs fp32 eager, same batch | Compile cold / warm | Break-even | "
+                    "TFLOP/s | Share of measured peak | Max rel. error ≤ tolerance |"), "|" + "---|" * 10]
         lines += [_row(i, r, rec, top) for i, (r, rec) in enumerate(rows, 1)]
         (winner, w_rec), floor = rows[0], noise_floor(recs)
         base = next((rr for rr in rows if rr[0].mode == "default" and rr[1].spec["sizes"] == w_rec.spec["sizes"]), None)
         eager = next((rr for rr in rows if rr[0].mode == "eager" and rr[1] is w_rec), None)
-        summary = (f"**Best recipe here: {code(winner.mode)} at batch {w_rec.spec['sizes'].get('batch')}**, "
-                   f"{winner.throughput:,.1f} images/s, {_share(winner, w_rec, top)} of the measured peak"
-                   + (f"; over fp32 eager at the same batch: {speedup(winner, bold=False)}" if winner.mode != "eager" else "")
-                   + (f"; over the default `torch.compile`: {_versus(winner, w_rec, base[0], base[1], floor)}"
+        summary = (tr("**Best recipe here: {mode} at batch {batch}**, {rate} images/s, {share} of the measured peak",
+                      mode=code(winner.mode), batch=w_rec.spec["sizes"].get("batch"), rate=f"{winner.throughput:,.1f}",
+                      share=_share(winner, w_rec, top))
+                   + (tr("; over fp32 eager at the same batch: {x}", x=speedup(winner, bold=False))
+                      if winner.mode != "eager" else "")
+                   + (tr("; over the default `torch.compile`: {x}", x=_versus(winner, w_rec, base[0], base[1], floor))
                       if base and base[0] is not winner else "")
-                   + (f"; over eager measured in its own process: {_versus(winner, w_rec, eager[0], eager[1], floor)}"
-                      if eager and winner.mode != "eager" else "") + ".")
-        note = (f"Recipes measured in different processes differ by up to ±{floor:.0%} with nothing changed "
-                "(the largest eager difference between processes in these records): a margin inside that is "
-                "called within the noise.")
+                   + (tr("; over eager measured in its own process: {x}", x=_versus(winner, w_rec, eager[0], eager[1], floor))
+                      if eager and winner.mode != "eager" else "") + tr("."))
+        note = tr("Recipes measured in different processes differ by up to ±{floor:.0%} with nothing changed (the "
+                  "largest eager difference between processes in these records): a margin inside that is called "
+                  "within the noise.", floor=floor)
         out.append(tab(tab_label(slug, recs), summary + "\n\n" + "\n".join(lines) + "\n\n" + note + "\n\n"
                        + _skipped(recs) + "\n" + _roofline(arch, slug, rows, top) + "\n" + stamp(recs)))
     return "\n".join(out) or _not_measured(names)
 
 
 def _not_measured(names: list[str]) -> str:
-    return (f'!!! note "No recipe measured yet"\n    The recipes are measured on demand, not by every site build: '
-            f"`./evc.sh measure --family resnet` (about a quarter of an hour on two cores) measures "
-            f"{', '.join(f'`{n}`' for n in names)} and writes their records.\n")
+    return (f'!!! note "{tr("No recipe measured yet")}"\n    '
+            + tr("The recipes are measured on demand, not by every site build: `./evc.sh measure --family resnet` "
+                 "(about a quarter of an hour on two cores) measures {names} and writes their records.",
+                 names=", ".join(f"`{n}`" for n in names)) + "\n")
 
 
 def _roofline(arch: str, slug: str, rows, top: dict | None) -> str:
@@ -123,11 +128,12 @@ def _roofline(arch: str, slug: str, rows, top: dict | None) -> str:
         return ""
     dtype = "float32"
     return charts.roofline(top["matmul_tflops"][dtype], top["copy_gb_s"], points,
-                           f"{arch} recipes on the roofline of {machine.label(rows[0][1].machine)} (roof: measured "
-                           f"{dtype} matmul and copy bandwidth; bf16 recipes can pass it)", f"roof-{arch}-{slug}") + (
-        f"\nRoof measured on this machine on {top['date'][:10]}: matmul "
-        + ", ".join(f"{k} {v:.3g} TFLOP/s" for k, v in top["matmul_tflops"].items())
-        + f" ({top['matmul_n']}² matrices), copy {top['copy_gb_s']:.1f} GB/s ({top['copy_mib']} MiB, read + write).\n")
+                           tr("{arch} recipes on the roofline of {machine} (roof: measured {dtype} matmul and copy "
+                              "bandwidth; bf16 recipes can pass it)", arch=arch, machine=machine_label(rows[0][1].machine),
+                              dtype=dtype), f"roof-{arch}-{slug}") + "\n" + tr(
+        "Roof measured on this machine on {date}: matmul {matmul} ({n}² matrices), copy {copy:.1f} GB/s ({mib} MiB, "
+        "read + write).", date=top["date"][:10], matmul=", ".join(f"{k} {v:.3g} TFLOP/s" for k, v in top["matmul_tflops"].items()),
+        n=top["matmul_n"], copy=top["copy_gb_s"], mib=top["copy_mib"]) + "\n"
 
 
 def where_the_time_goes(arch: str = "resnet50") -> str:
@@ -142,14 +148,15 @@ def where_the_time_goes(arch: str = "resnet50") -> str:
     peak = top["matmul_tflops"].get(_dtype(winner, rec)) if top else None
     share = winner.tflops / peak if winner.tflops and peak else None
     if share is not None and share >= TARGET_SHARE:
-        return f"The winner reaches {share:.0%} of the measured peak: no breakdown needed.\n"
+        return tr("The winner reaches {share:.0%} of the measured peak: no breakdown needed.", share=share) + "\n"
     prof = _profile(rec, winner.mode)
-    lines = ["| Op | Self CPU time | Share | Calls |", "|---|---|---|---|"]
+    lines = [tr("| Op | Self CPU time | Share | Calls |"), "|---|---|---|---|"]
     lines += [f"| {code(op['name'])} | {fmt_time(op['self_s'])} | {op['share']:.0%} | {op['calls']} |" for op in prof["top"]]
-    return (f"The winner, {code(winner.mode)}, reaches {share:.0%} of the measured peak. A `torch.profiler` run "
-            f"of {prof['calls']} of its calls, in a fresh process, on this machine, by this build:\n\n"
-            + "\n".join(lines) + f"\n\nConvolutions (oneDNN) take **{prof['conv_share']:.0%}** of the profiled CPU time; "
-            f"the generated Inductor kernels {prof['inductor_share']:.0%}.\n{{: .evc-provenance }}\n")
+    return (tr("The winner, {mode}, reaches {share:.0%} of the measured peak. A `torch.profiler` run of {calls} of its "
+               "calls, in a fresh process, on this machine, by this build:", mode=code(winner.mode), share=share,
+               calls=prof["calls"]) + "\n\n" + "\n".join(lines) + "\n\n"
+            + tr("Convolutions (oneDNN) take **{conv:.0%}** of the profiled CPU time; the generated Inductor kernels "
+                 "{inductor:.0%}.", conv=prof["conv_share"], inductor=prof["inductor_share"]) + "\n{: .evc-provenance }\n")
 
 
 def _profile(rec: Record, mode: str) -> dict:

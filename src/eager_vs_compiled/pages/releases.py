@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import machine, measure, stats, store, workloads
+from .lang import tr
 from ..records import ModeResult, Record
 from . import charts
-from .provenance import esc, fmt_bytes, fmt_time, label, noise_floor, shown
+from .provenance import esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown
 
 
 @dataclass
@@ -138,9 +139,9 @@ def change(old: float, new: float, dist: list[float] | None, floor: float, lower
     lo, hi = stats.percentile_interval(dist) if dist else (ratio, ratio)
     pct = _pct(ratio)
     if lo <= 1 + floor and hi >= 1 / (1 + floor):
-        return f"{pct}, within the noise", False
+        return tr("{pct}, within the noise", pct=pct), False
     better = (ratio < 1) == lower_is_better
-    return f"**{pct}: {words[0] if better else words[1]}**", True
+    return f"**{pct}: {tr(words[0] if better else words[1])}**", True
 
 
 def _ratio_dist(metric: Metric, m: Machine, old_rel: str, new_rel: str, workload: str, mode: str):
@@ -157,8 +158,8 @@ def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tu
     """One table: a row per (workload, mode), a column per release, then the newest change."""
     rows = [p for p in _rows(m) if metric.modes == "all" or (p[1] == "eager") == (metric.modes == "eager")]
     newest, prev = m.releases[-1], (m.releases[-2] if len(m.releases) > 1 else None)
-    head = ["Workload", "Mode"] + [f"torch {rel}" for rel in m.releases]
-    head += [f"{newest} vs {prev}"] if prev else []
+    head = [tr("Workload"), tr("Mode")] + [f"torch {rel}" for rel in m.releases]
+    head += [tr("{new} vs {old}", new=newest, old=prev)] if prev else []
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     changes = []
     for workload, mode in rows:
@@ -177,19 +178,19 @@ def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tu
                 dist = _ratio_dist(metric, m, old_rel, new_rel, workload, mode)
                 said, real = change(values[old_rel], values[new_rel], dist, floor, metric.lower_is_better, metric.words)
                 if (old_rel, new_rel) != (prev, newest):
-                    said += f" ({new_rel} vs {old_rel})"
+                    said += " (" + tr("{new} vs {old}", new=new_rel, old=old_rel) + ")"
                 changes.append((workload, mode, values[new_rel] / values[old_rel], real))
             else:
-                said = "one release only"
+                said = tr("one release only")
             cells.append(said)
-        title = workloads.WORKLOADS[workload].title if workload in workloads.WORKLOADS else esc(workload)
+        title = tr(workloads.WORKLOADS[workload].title) if workload in workloads.WORKLOADS else esc(workload)
         lines.append(f"| {title} | {esc(mode)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n", changes
 
 
 def provenance(m: Machine) -> str:
     """Which torch build, harness version, Python and dates measured each release."""
-    lines = ["| torch release | torch build | harness | Python | measured | records | role |",
+    lines = [tr("| torch release | torch build | harness | Python | measured | records | role |"),
              "|---|---|---|---|---|---|---|"]
     for rel in m.releases:
         recs = list(m.by_release[rel].values())
@@ -197,8 +198,8 @@ def provenance(m: Machine) -> str:
         harness = ", ".join(f"v{h}" for h in sorted({r.harness_version for r in recs}))
         pythons = ", ".join(sorted({esc(r.versions.get("python", "?")) for r in recs}))
         dates = sorted({r.date[:10] for r in recs})
-        when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
-        role = "this build" if rel == m.mine else "history"
+        when = dates[0] if len(dates) == 1 else tr("{first} to {last}", first=dates[0], last=dates[-1])
+        role = tr("this build") if rel == m.mine else tr("history")
         lines.append(f"| {rel} | {builds} | {harness} | {pythons} | {when} | {len(recs)} | {role} |")
     return "\n".join(lines) + "\n"
 
@@ -217,11 +218,11 @@ def speedup_chart(m: Machine) -> str:
             else:
                 vals.append(None)
         series[f"torch {rel}"] = vals
-    name = machine.label(next(iter(m.all())).machine)  # the chart escapes its own text
+    name = machine_label(next(iter(m.all())).machine)  # the chart escapes its own text
     return charts.grouped_bars([f"{w} · {mode}" for w, mode in rows], series,
-                               f"Speedup of torch.compile over eager per torch release on {name}; whiskers: "
-                               f"95% interval; dashed line: as fast as eager",
-                               "speedup vs eager (×)", f"releases-{m.slug}")
+                               tr("Speedup of torch.compile over eager per torch release on {machine}; whiskers: "
+                                  "95% interval; dashed line: as fast as eager", machine=name),
+                               tr("speedup vs eager (×)"), f"releases-{m.slug}")
 
 
 def compare(root=None) -> str:
@@ -229,26 +230,27 @@ def compare(root=None) -> str:
     machines = collect(root)
     several = [m for m in machines if len(m.releases) >= 2]
     if not several:
-        listed = ", ".join(f"`{m.slug}` ({', '.join(m.releases)})" for m in machines) or "none"
-        return (f'!!! note "Nothing to compare yet"\n    No machine has records of two torch releases. '
-                f"Machines and their releases: {listed}.\n")
+        listed = ", ".join(f"`{m.slug}` ({', '.join(m.releases)})" for m in machines) or tr("none")
+        return (f'!!! note "{tr("Nothing to compare yet")}"\n    '
+                + tr("No machine has records of two torch releases. Machines and their releases: {listed}.",
+                     listed=listed) + "\n")
     out = []
     for m in several:
         name = label(next(iter(m.all())).machine)
         floor = noise_floor(m.all())
-        out.append(f"## {name} (`{m.slug}`)\n\nWho measured each release (*this build*: measured or "
-                   f"checked fresh by this build; *history*: shown as committed):\n\n{provenance(m)}"
-                   + "".join(shown(r) for r in m.all()))
+        out.append(f"## {name} (`{m.slug}`)\n\n" + tr("Who measured each release (*this build*: measured or "
+                                                      "checked fresh by this build; *history*: shown as committed):")
+                   + f"\n\n{provenance(m)}" + "".join(shown(r) for r in m.all()))
         out.append(speedup_chart(m))
-        out.append(f"A change between releases is called one only when its 95% interval lies wholly "
-                   f"outside ±{floor:.0%}: the largest difference this machine showed between two "
-                   f"processes measuring the same eager call, or the harness's noisy threshold, whichever "
-                   f"is larger. Compile times and memory are one measurement per release, so only that "
-                   f"threshold applies to them.\n")
+        out.append(tr("A change between releases is called one only when its 95% interval lies wholly outside "
+                      "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
+                      "same eager call, or the harness's noisy threshold, whichever is larger. Compile times and "
+                      "memory are one measurement per release, so only that threshold applies to them.", floor=floor)
+                   + "\n")
         for metric in METRICS:
             table, _ = metric_table(m, metric, floor)
             if table.count("\n") > 2:  # a header and a rule only: no record has this figure
-                out.append(f"### {metric.title}\n\n{metric.about}.\n\n{table}")
+                out.append(f"### {tr(metric.title)}\n\n{tr(metric.about)}.\n\n{table}")
     return "\n".join(out)
 
 
@@ -264,13 +266,14 @@ def summary(root=None) -> str:
             if not changes:
                 continue
             if not real:
-                lines.append(f"- **{metric.title}**: no difference beyond the noise in {len(changes)} comparisons.")
+                lines.append(f"- **{tr(metric.title)}**: " + tr("no difference beyond the noise in {n} comparisons.",
+                                                                  n=len(changes)))
                 continue
-            top = "; ".join(f"{workloads.WORKLOADS[w].title if w in workloads.WORKLOADS else esc(w)} {esc(mode)} "
-                            f"{_pct(ratio)}" for w, mode, ratio, _ in real[:3])
-            lines.append(f"- **{metric.title}**: {len(real)} of {len(changes)} comparisons changed beyond "
-                         f"the noise; the largest: {top}.")
-        out.append(f"On **{label(next(iter(m.all())).machine)}** (`{m.slug}`), torch "
-                   f"{m.releases[-1]} against {m.releases[-2]}:\n\n" + "\n".join(lines) + "\n"
+            top = tr("; ").join(f"{tr(workloads.WORKLOADS[w].title) if w in workloads.WORKLOADS else esc(w)} "
+                                f"{esc(mode)} {_pct(ratio)}" for w, mode, ratio, _ in real[:3])
+            lines.append(f"- **{tr(metric.title)}**: " + tr("{n} of {total} comparisons changed beyond the noise; the "
+                                                          "largest: {top}.", n=len(real), total=len(changes), top=top))
+        out.append(tr("On **{machine}** (`{slug}`), torch {new} against {old}:", machine=label(next(iter(m.all())).machine),
+                      slug=m.slug, new=m.releases[-1], old=m.releases[-2]) + "\n\n" + "\n".join(lines) + "\n"
                    + "".join(shown(r) for r in m.all()))
-    return "\n".join(out) or "No machine has records of two torch releases yet.\n"
+    return "\n".join(out) or tr("No machine has records of two torch releases yet.") + "\n"

@@ -124,8 +124,10 @@ def model_report(rel_target: str) -> str:
     rec = records_load(folder / f"{name}.json")
     text = (folder / f"{name}.md").read_text(encoding="utf-8")
     dest = f"reports/{name}.html"
-    link = (f'\nThe same report as a standalone HTML file, as the command wrote it: '
-            f'<a href="{SCHEME}{dest}">{name}.html</a>.\n')
+    from .lang import tr
+
+    link = "\n" + tr("The same report as a standalone HTML file, as the command wrote it: {link}.",
+                     link=f'<a href="{SCHEME}{dest}">{name}.html</a>') + "\n"
     return (text.replace("### ", "#### ") + link + shown(rec)
             + _marker(kind="file", src=str(folder / f"{name}.html"), dest=dest, machine="", date="", torch="", key=dest))
 

@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 
 from .. import captures, snippets
+from .code import tr_skip
+from .lang import current, tr
 from .provenance import esc, fence, label, shown_capture, shown_run
 
 SYMPTOM_CALL = re.compile(r'symptom\("([^"]+)"\)')
@@ -48,29 +50,30 @@ def _symptom(rel_path: str) -> tuple[str, str, str, str, str]:
         problem = snippets.expectation(result)
         if problem:
             raise snippets.SnippetError(problem)
-        when = "cached from a run on" if result.cached else "captured while building this page on"
-        return result.stdout.rstrip(), (f"Printed by `snippets/{rel_path}` — {when} {result.date}, "
-                                        f"`{result.machine}`, torch {result.torch}."), "this build", \
-            result.code, shown_run(result)
+        when = tr("cached from a run on") if result.cached else tr("captured while building this page on")
+        return result.stdout.rstrip(), tr("Printed by `snippets/{rel}` — {when} {date}, `{machine}`, torch {torch}.",
+                                          rel=rel_path, when=when, date=result.date, machine=result.machine,
+                                          torch=result.torch), "this build", result.code, shown_run(result)
     capture = captures.find(rel_path)
     if capture is not None:
-        older = "" if capture.get("code") == result.code else " (by an earlier version of the snippet)"
+        older = "" if capture.get("code") == result.code else tr(" (by an earlier version of the snippet)")
         info = capture.get("machine_info")
-        return snippets.relative_paths(capture["stdout"]).rstrip(), (
-            f"Captured on <code>{esc(capture['machine'])}</code>{f' ({label(info)})' if info else ''}, "
-            f"torch {esc(capture['torch'])}, {esc(capture['date'])}{older}; committed under `measurements/`. "
-            f"This build ran on `{result.machine}`, where the snippet {result.skipped}."), "capture", \
-            result.code, shown_capture(capture)
+        return snippets.relative_paths(capture["stdout"]).rstrip(), tr(
+            "Captured on {machine}{info}, torch {torch}, {date}{older}; committed under `measurements/`. "
+            "This build ran on `{here}`, where the snippet {why}.", machine=f"<code>{esc(capture['machine'])}</code>",
+            info=f" ({label(info)})" if info else "", torch=esc(capture["torch"]), date=esc(capture["date"]),
+            older=older, here=result.machine, why=tr_skip(result.skipped)), "capture", result.code, shown_capture(capture)
     head = snippets.headers(result.code)
     hit = message_in_source(head["message-in-source"]) if head.get("message-in-source") else None
     if hit is not None:
         where, line_no, line = hit
-        return line, (
-            f"**Not reproduced here**: the snippet {result.skipped} and no machine that has one has "
-            f"captured it yet. Above is the line of the installed torch {result.torch} that raises or logs it, "
-            f"`{where}` line {line_no}; the printed message fills in the placeholders."), "source", \
-            result.code, shown_run(result)
-    return "", f"Not reproduced here: the snippet {result.skipped}.", "none", result.code, shown_run(result)
+        return line, tr(
+            "**Not reproduced here**: the snippet {why} and no machine that has one has captured it yet. Above is the "
+            "line of the installed torch {torch} that raises or logs it, `{where}` line {line}; the printed message "
+            "fills in the placeholders.", why=tr_skip(result.skipped), torch=result.torch, where=where,
+            line=line_no), "source", result.code, shown_run(result)
+    return "", tr("Not reproduced here: the snippet {why}.", why=tr_skip(result.skipped)), "none", result.code, \
+        shown_run(result)
 
 
 def symptom(rel_path: str) -> str:
@@ -82,7 +85,7 @@ def symptom(rel_path: str) -> str:
     out.append(f"{where}\n{{: .evc-run }}\n")
     block = fence(code.rstrip("\n"), "python")
     body = "\n".join(("    " + ln) if ln else "" for ln in block.splitlines())
-    out.append(f'??? example "Reproduce it: snippets/{rel_path}"\n\n{body}\n')
+    out.append(f'??? example "{tr("Reproduce it: snippets/{rel}", rel=rel_path)}"\n\n{body}\n')
     return "\n".join(out) + mark
 
 
@@ -91,29 +94,32 @@ def _docs_root() -> Path:
 
 
 def recipes(docs_root: Path | None = None) -> list[tuple[Path, str, str]]:
-    """Every troubleshooting recipe page: (page path, its title, its symptom snippet)."""
+    """Every troubleshooting recipe page of the page's language: (page path, its title, its symptom snippet)."""
     found = []
     for page in sorted(((docs_root or _docs_root()) / "troubleshooting").glob("*.md")):
+        if page.stem.endswith(".zh") != (current() == "zh"):
+            continue  # the other edition's page
         text = page.read_text(encoding="utf-8")
         rels = SYMPTOM_CALL.findall(text)
         if not rels:
             continue
         title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), page.stem)
+        title = re.sub(r"\s*\{[^}]*\}\s*$", "", title)  # an explicit {#id}
         found += [(page, title, rel) for rel in rels]
     return found
 
 
 def error_index() -> str:
     """Every captured message (its first line) → its recipe, for Ctrl-F."""
-    lines = ["| Message (first line, as printed) | Recipe | Where the text comes from |", "|---|---|---|"]
+    lines = [tr("| Message (first line, as printed) | Recipe | Where the text comes from |"), "|---|---|---|"]
     marks = []
     for page, title, rel in recipes():
         text, _, kind, _, mark = _symptom(rel)
         marks.append(mark)
-        first = text.strip().splitlines()[0] if text.strip() else "(not reproduced on this machine)"
+        first = text.strip().splitlines()[0] if text.strip() else tr("(not reproduced on this machine)")
         code = "<code>" + html.escape(first).replace("|", "&#124;") + "</code>"
-        origin = {"this build": "this build", "capture": "committed capture",
-                  "source": "torch source (not reproduced here)", "none": "—"}[kind]
-        link = page.relative_to(_docs_root() / "troubleshooting").as_posix()
+        origin = {"this build": tr("this build"), "capture": tr("committed capture"),
+                  "source": tr("torch source (not reproduced here)"), "none": "—"}[kind]
+        link = page.relative_to(_docs_root() / "troubleshooting").as_posix().replace(".zh.md", ".md")
         lines.append(f"| {code} | [{title.replace('|', '&#124;')}]({link}) | {origin} |")
     return "\n".join(lines) + "\n" + "".join(marks)

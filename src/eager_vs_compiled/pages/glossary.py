@@ -1,0 +1,87 @@
+"""The glossary: one Chinese word per English term, and where the site explains it.
+
+Both editions render it (the {{ glossary() }} directive); the Chinese pages use the `zh` word of
+each term, and a test refuses the variants listed in `avoid` on Chinese pages, so a term reads the
+same on every page. English API names stay as code in both editions and are not listed here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    en: str
+    zh: str
+    where: str  # a docs page (and anchor) that explains it
+    avoid: tuple[str, ...] = ()  # other Chinese renderings that must not appear on Chinese pages
+
+
+TERMS: tuple[Term, ...] = (
+    # How compile works
+    Term("eager mode", "eager 模式", "explanation/eager-mode.md", ("急切模式", "即时模式")),
+    Term("graph break", "图中断", "troubleshooting/graph-breaks.md", ("图断裂", "断图", "图打断")),
+    Term("guard", "守卫", "explanation/how-compile-works.md#look-inside-graphs-guards-and-a-graph-break",
+         ("守护条件",)),
+    Term("recompilation", "重编译", "troubleshooting/recompilations.md", ("重新编译次数",)),
+    Term("operator fusion", "算子融合", "explanation/what-compile-optimises.md#operator-fusion",
+         ("运算符融合", "操作融合")),
+    Term("operator", "算子", "explanation/eager-mode.md#what-one-operation-costs", ("运算符",)),
+    Term("kernel", "内核", "explanation/how-compile-works.md#look-inside-the-generated-kernel", ("核函数",)),
+    Term("tracing", "追踪", "explanation/how-compile-works.md#the-pipeline", ("跟踪",)),
+    Term("FX graph", "FX 图", "explanation/how-compile-works.md#the-pipeline"),
+    Term("frame (Python)", "栈帧", "explanation/how-compile-works.md#compilation-is-lazy"),
+    Term("backend", "后端", "how-to/debug-compiled-code.md#which-stage-backend-ablation"),
+    Term("compile mode", "编译模式", "how-to/choose-a-mode.md#the-modes"),
+    Term("autotuning", "自动调优", "how-to/choose-a-mode.md#the-modes"),
+    Term("Python overhead", "Python 开销", "explanation/what-compile-optimises.md#python-overhead"),
+    Term("launch overhead", "启动开销", "explanation/what-compile-optimises.md#launch-overhead-cuda-graphs"),
+    Term("CUDA Graphs", "CUDA Graphs", "troubleshooting/reduce-overhead-not-faster.md", ("CUDA 图",)),
+    Term("memory traffic", "内存访问量", "explanation/what-compile-optimises.md#memory-traffic"),
+    # Shapes
+    Term("dynamic shapes", "动态形状", "explanation/dynamic-shapes.md", ("动态尺寸",)),
+    Term("static shape", "静态形状", "explanation/dynamic-shapes.md#why-sizes-become-symbols"),
+    Term("symbolic size (SymInt)", "符号尺寸", "explanation/dynamic-shapes.md#why-sizes-become-symbols"),
+    Term("automatic dynamic", "自动动态", "explanation/dynamic-shapes.md#automatic-dynamic-call-by-call"),
+    Term("specialization", "特化", "explanation/dynamic-shapes.md#why-0-and-1-are-special", ("专门化",)),
+    Term("backed / unbacked symbol", "有提示值 / 无提示值符号",
+         "explanation/dynamic-shapes.md#backed-and-unbacked-symbols"),
+    Term("data-dependent", "数据相关", "how-to/dynamic-control-flow.md", ("数据依赖型",)),
+    # Cost of compiling
+    Term("cold compile", "冷编译", "troubleshooting/slow-first-call.md", ("冷启动编译",)),
+    Term("warm compile", "热编译", "benchmarks/methodology.md#derived-numbers"),
+    Term("compile cache", "编译缓存", "how-to/cache-compiled-code.md"),
+    Term("regional compilation", "区域编译", "how-to/compile-a-region.md", ("局部编译",)),
+    Term("break-even", "回本点", "benchmarks/methodology.md#derived-numbers", ("盈亏平衡点", "收支平衡点")),
+    # Measuring
+    Term("speedup", "加速比", "benchmarks/methodology.md#derived-numbers"),
+    Term("median", "中位数", "benchmarks/methodology.md#timing"),
+    Term("interquartile range (IQR)", "四分位距", "benchmarks/methodology.md#timing"),
+    Term("confidence interval", "置信区间", "benchmarks/methodology.md#derived-numbers"),
+    Term("noise floor", "噪声底线", "benchmarks/releases.md#what-the-measurements-show", ("噪音底线",)),
+    Term("throughput", "吞吐量", "benchmarks/methodology.md#derived-numbers"),
+    Term("peak memory", "峰值内存", "explanation/memory.md#measured-peak-memory-of-the-process"),
+    Term("workload", "工作负载", "benchmarks/index.md"),
+    Term("measurement record", "测量记录", "benchmarks/methodology.md#what-makes-a-record-stale"),
+    Term("snippet", "代码片段", "reference/snippets.md"),
+    # Training and memory
+    Term("activation", "激活值", "explanation/memory.md#what-the-backward-keeps"),
+    Term("recomputation", "重计算", "how-to/compile-a-training-loop.md#trade-memory-for-speed-activation_memory_budget",
+         ("再计算",)),
+    Term("mixed precision", "混合精度", "how-to/compile-a-training-loop.md#compile-the-step-model-and-loss-backward-optimizer"),
+    Term("gradient accumulation", "梯度累积",
+         "how-to/compile-a-training-loop.md#accumulate-gradients-without-recompiling", ("梯度累加",)),
+    Term("freezing", "冻结", "benchmarks/resnet50-recipe.md#the-best-recipe-we-found"),
+    # Site words
+    Term("recipe (troubleshooting)", "排错方案", "troubleshooting/index.md"),
+    Term("recipe (settings)", "配方", "benchmarks/resnet50-recipe.md#the-best-recipe-we-found"),
+    Term("claim", "论断", "claims/index.md"),
+    Term("verdict", "结论", "claims/index.md"),
+    Term("symptom", "症状", "troubleshooting/index.md"),
+    Term("minifier", "最小化工具", "how-to/debug-compiled-code.md#shrink-it-to-a-reproducer-the-minifier"),
+)
+
+SECTIONS = {  # the nav's sections, for the nav translations and the glossary's own table
+    "Home": "首页", "Tutorials": "教程", "How-to": "操作指南", "Troubleshooting": "故障排查",
+    "Explanation": "原理解析", "Benchmarks": "基准测试", "Claims checked": "原文论断核查", "Reference": "参考",
+}
