@@ -114,8 +114,22 @@ def on_config(config):
             for old in nb_cache.glob("**/*.json"):
                 old.unlink()
     BUILD.__init__(nb_cache=nb_cache, editions=[config.theme.get("language", "en")])
+    _teach_search_the_glossary()
     log.info("eager-vs-compiled: building on %s (%s), torch %s", me["slug"], machine.label(me), versions["torch"])
     return config
+
+
+def _teach_search_the_glossary() -> None:
+    """The glossary's Chinese terms as words of jieba, which the search plugin segments Chinese with."""
+    try:
+        import jieba
+    except ImportError:  # the search then indexes Chinese by whole runs of characters
+        return
+    from eager_vs_compiled.pages import glossary
+
+    jieba.setLogLevel(logging.WARNING)
+    for word in glossary.jieba_words():
+        jieba.add_word(word)
 
 
 def on_files(files, config):

@@ -24,6 +24,7 @@ DIRECTIVES = {
     "evidence": "pages.claims:evidence", "claims_rules": "pages.claims:rules",
     "claims_table": "pages.claims:table", "claims_tally": "pages.claims:tally",
     "model_report": "pages.report:model_report", "cli_help": "cli:help_markdown",
+    "glossary": "pages.glossary:glossary",
 }
 
 

@@ -85,3 +85,23 @@ SECTIONS = {  # the nav's sections, for the nav translations and the glossary's 
     "Home": "首页", "Tutorials": "教程", "How-to": "操作指南", "Troubleshooting": "故障排查",
     "Explanation": "原理解析", "Benchmarks": "基准测试", "Claims checked": "原文论断核查", "Reference": "参考",
 }
+
+
+def glossary() -> str:
+    """The table of terms: English, the Chinese word the Chinese pages use, and where it is explained."""
+    from .lang import tr
+
+    head = [tr("English term"), tr("Chinese term"), tr("Explained in")]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|---|"]
+    for term in sorted(TERMS, key=lambda t: t.en.lower()):
+        where = term.where.partition("#")[0].removesuffix(".md")  # the i18n plugin links each edition to its own
+        lines.append(f"| {term.en} | {term.zh} | [{where}](../{term.where}) |")
+    return "\n".join(lines) + "\n"
+
+
+def jieba_words() -> list[str]:
+    """The Chinese terms as one word each, for the search's segmentation (Chinese parts only)."""
+    import re
+
+    words = {part for t in TERMS for part in re.findall(r"[\u4e00-\u9fff]{2,}", t.zh)}
+    return sorted(words)
