@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from .. import machine, peaks, store, workloads
-from .provenance import label, ok, span, this_machine
+from .provenance import label, ok, record_line, span, this_machine
 
 
 def build_machine() -> str:
@@ -67,7 +67,10 @@ def machines() -> str:
     from .data import archive_link
 
     downloads = " · ".join(f"`{slug}`: {archive_link(slug)}" for slug in sorted(store.machines(root)))
-    return "\n".join(lines) + f"\n\nEvery record of each machine, all releases, as one archive: {downloads}\n"
+    return "\n".join(lines) + (f"\n\nRead by this build from `measurements/` (this machine's folder as far as "
+                               f"it is measured); each row's dates and torch are its own records'. Every "
+                               f"record of each machine, all releases, as one archive: {downloads}\n"
+                               "{: .evc-provenance }\n")
 
 
 def _raw(value, nested: bool = False) -> str:
@@ -109,4 +112,4 @@ def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -
         else:
             out.append(f"| `{f.name}` | {_raw(value)} |")
     out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n\n" + record_line(rec)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import machine, measure, stats, store, workloads
 from ..records import ModeResult, Record
 from . import charts
-from .provenance import esc, fmt_bytes, fmt_time, label, noise_floor, shown
+from .provenance import esc, fmt_bytes, fmt_time, label, noise_floor, shown, stamp
 
 
 @dataclass
@@ -237,8 +237,8 @@ def compare(root=None) -> str:
         name = label(next(iter(m.all())).machine)
         floor = noise_floor(m.all())
         out.append(f"## {name} (`{m.slug}`)\n\nWho measured each release (*this build*: measured or "
-                   f"checked fresh by this build; *history*: shown as committed):\n\n{provenance(m)}"
-                   + "".join(shown(r) for r in m.all()))
+                   f"checked fresh by this build; *history*: shown as committed):\n\n{provenance(m)}\n"
+                   + stamp(m.all(), "every record of this machine, all releases"))
         out.append(speedup_chart(m))
         out.append(f"A change between releases is called one only when its 95% interval lies wholly "
                    f"outside ±{floor:.0%}: the largest difference this machine showed between two "
@@ -248,7 +248,8 @@ def compare(root=None) -> str:
         for metric in METRICS:
             table, _ = metric_table(m, metric, floor)
             if table.count("\n") > 2:  # a header and a rule only: no record has this figure
-                out.append(f"### {metric.title}\n\n{metric.about}.\n\n{table}")
+                out.append(f"### {metric.title}\n\n{metric.about}.\n\n{table}\n"
+                           + stamp(m.all(), "one column per release, each from that release's records"))
     return "\n".join(out)
 
 
