@@ -54,12 +54,17 @@ def test_symptom_snippet_still_produces_its_expected_error(rel):
     assert re.match(head["expects"], first), f"{rel} printed {first!r}, expected /{head['expects']}/"
 
 
-def test_a_symptom_that_changed_fails_the_page_naming_the_snippet(tmp_path, monkeypatch):
+def _recipe_snippet(tmp_path, monkeypatch, name: str, code: str, **env) -> None:
+    """snippets/troubleshooting/<name> in a scratch snippet folder with its own cache (and `env`)."""
     (tmp_path / "troubleshooting").mkdir()
-    (tmp_path / "troubleshooting" / "gone_symptom.py").write_text(
-        '"""Symptom that no longer happens."""\n# expects: ^RuntimeError: \nprint("all fine")\n')
-    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
-    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "troubleshooting" / name).write_text(code)
+    for key, value in {"EVC_SNIPPETS": tmp_path, "EVC_CACHE": tmp_path / "cache", **env}.items():
+        monkeypatch.setenv(key, str(value))
+
+
+def test_a_symptom_that_changed_fails_the_page_naming_the_snippet(tmp_path, monkeypatch):
+    _recipe_snippet(tmp_path, monkeypatch, "gone_symptom.py",
+                    '"""Symptom that no longer happens."""\n# expects: ^RuntimeError: \nprint("all fine")\n')
     with pytest.raises(snippets.SnippetError, match=r"gone_symptom\.py no longer reproduces its symptom"):
         troubleshooting.symptom("troubleshooting/gone_symptom.py")
 
@@ -71,12 +76,9 @@ def test_a_gpu_symptom_shows_a_committed_capture_else_torch_source(tmp_path, mon
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU: the snippet would really run")
-    (tmp_path / "troubleshooting").mkdir()
     code = ('"""GPU-only symptom."""\n# requires: cuda\n# expects: ^RuntimeError: \n'
             '# message-in-source: Torch not compiled with CUDA enabled\nraise SystemExit(1)\n')
-    (tmp_path / "troubleshooting" / "gpu_symptom.py").write_text(code)
-    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
-    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path / "measurements"))
+    _recipe_snippet(tmp_path, monkeypatch, "gpu_symptom.py", code, EVC_MEASUREMENTS=tmp_path / "measurements")
     shown = troubleshooting.symptom("troubleshooting/gpu_symptom.py")
     assert "Not reproduced here" in shown and "torch/" in shown and "not compiled with CUDA" in shown
     capture = tmp_path / "measurements" / "gpu-box" / "torch-2.11.0" / "captures" / "troubleshooting__gpu_symptom.json"
@@ -93,12 +95,9 @@ def test_a_symptom_that_needs_a_gpu_is_captured_by_the_runner_when_it_runs(tmp_p
     """The capture path writes; the pages only read: a GPU-only symptom that runs is kept by snippets.run."""
     from eager_vs_compiled import captures
 
-    (tmp_path / "troubleshooting").mkdir()
-    (tmp_path / "troubleshooting" / "gpu_symptom.py").write_text(
-        '"""Needs a GPU."""\n# requires: cuda\n# expects: ^RuntimeError: \nprint("RuntimeError: real")\n')
-    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
-    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path / "m"))
+    _recipe_snippet(tmp_path, monkeypatch, "gpu_symptom.py",
+                    '"""Needs a GPU."""\n# requires: cuda\n# expects: ^RuntimeError: \nprint("RuntimeError: real")\n',
+                    EVC_MEASUREMENTS=tmp_path / "m")
     from eager_vs_compiled import machine
 
     real = machine.describe()

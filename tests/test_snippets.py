@@ -100,6 +100,8 @@ def test_gpu_snippet_is_skipped_visibly_on_a_cpu_machine(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
     result = snippets.run("gpu.py")
     assert result.skipped == "requires cuda" and result.ok
+    # the page's marker names it as a reader would: never by the builder's checkout path
+    assert result.path == f"{tmp_path.name}/gpu.py", result.path
 
 
 def test_remeasure_reruns_a_snippet_once_per_process(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@
 # %% [markdown]
 # # Your first torch.compile
 #
-# *Tutorial.* In ten minutes you will compile a small model, see what the first call costs, measure
+# *Tutorial.* You will compile a small model, see what the first call costs, measure
 # the speedup, meet a graph break and remove it. This notebook was executed when this site was
 # built, so every number below was measured on the machine named in the first output.
 

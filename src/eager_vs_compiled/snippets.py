@@ -120,8 +120,8 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     stamp = {"date": time.strftime("%Y-%m-%d"), "machine": me["slug"], "torch": v["torch"]}
     missing = requirements(code) - ({"cuda"} if me["gpus"] else set())
     if missing:
-        return SnippetResult(str(path), code, None, "", "", 0.0, skipped=f"requires {', '.join(sorted(missing))}",
-                             **stamp)
+        return SnippetResult(relative_paths(str(path.resolve())), code, None, "", "", 0.0,
+                             skipped=f"requires {', '.join(sorted(missing))}", **stamp)
     cached = cache_dir() / f"{_key(code)}.json"
     # EVC_REMEASURE=1 re-runs each snippet once per process (build), not once per page that shows it.
     fresh_enough = not remeasure_requested() or cached.name in _RAN_HERE

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import machine, peaks, store, workloads
 from .lang import is_zh, tr
-from .provenance import label, ok, span, this_machine
+from .provenance import label, ok, record_line, span, this_machine
 
 
 def build_machine() -> str:
@@ -72,8 +72,10 @@ def machines() -> str:
     from .data import archive_link
 
     downloads = " · ".join(f"`{slug}`: {archive_link(slug)}" for slug in sorted(store.machines(root)))
-    return "\n".join(lines) + "\n\n" + tr("Every record of each machine, all releases, as one archive: {links}",
-                                           links=downloads) + "\n"
+    return "\n".join(lines) + "\n\n" + tr(
+        "Read by this build from `measurements/` (this machine's folder as far as it is measured); each row's "
+        "dates and torch are its own records'. Every record of each machine, all releases, as one archive: {links}",
+        links=downloads) + "\n{: .evc-provenance }\n"
 
 
 def _raw(value, nested: bool = False) -> str:
@@ -115,4 +117,4 @@ def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -
         else:
             out.append(f"| `{f.name}` | {_raw(value)} |")
     out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n\n" + record_line(rec)

@@ -14,7 +14,7 @@ from .. import machine, measure, stats, store, workloads
 from .lang import tr
 from ..records import ModeResult, Record
 from . import charts
-from .provenance import esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown
+from .provenance import esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
 @dataclass
@@ -240,7 +240,7 @@ def compare(root=None) -> str:
         floor = noise_floor(m.all())
         out.append(f"## {name} (`{m.slug}`)\n\n" + tr("Who measured each release (*this build*: measured or "
                                                       "checked fresh by this build; *history*: shown as committed):")
-                   + f"\n\n{provenance(m)}" + "".join(shown(r) for r in m.all()))
+                   + f"\n\n{provenance(m)}\n" + stamp(m.all(), tr("every record of this machine, all releases")))
         out.append(speedup_chart(m))
         out.append(tr("A change between releases is called one only when its 95% interval lies wholly outside "
                       "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
@@ -250,7 +250,8 @@ def compare(root=None) -> str:
         for metric in METRICS:
             table, _ = metric_table(m, metric, floor)
             if table.count("\n") > 2:  # a header and a rule only: no record has this figure
-                out.append(f"### {tr(metric.title)}\n\n{tr(metric.about)}.\n\n{table}")
+                out.append(f"### {tr(metric.title)}\n\n{tr(metric.about)}.\n\n{table}\n"
+                           + stamp(m.all(), tr("one column per release, each from that release's records")))
     return "\n".join(out)
 
 

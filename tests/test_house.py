@@ -1,0 +1,80 @@
+"""The shape of the code: small modules, short functions, no import loops, no copied blocks."""
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+from helpers import ROOT
+
+SRC = ROOT / "src" / "eager_vs_compiled"
+MAX_MODULE_LINES, MAX_FUNCTION_LINES, COPY_LINES = 300, 60, 6
+
+
+def modules() -> dict[str, Path]:
+    """'pages.releases' -> its file, for every module of the package."""
+    return {".".join(p.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__"): p
+            for p in sorted(SRC.rglob("*.py"))}
+
+
+def test_no_module_is_longer_than_the_house_allows():
+    long = {name: n for name, p in modules().items() if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_no_function_is_longer_than_the_house_allows():
+    long = [f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+            for name, p in modules().items() for node in ast.walk(ast.parse(p.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    assert not long, long
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package's modules that `name` imports at module level (relative imports)."""
+    package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
+    out = set()
+    for node in ast.parse(path.read_text()).body:
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        base = package[: len(package) - node.level + 1]
+        stem = base + (node.module.split(".") if node.module else [])
+        for alias in node.names:
+            for candidate in (".".join(stem + [alias.name]), ".".join(stem)):
+                if candidate.strip(".") in known:
+                    out.add(candidate.strip("."))
+                    break
+    return out - {name}
+
+
+def test_the_package_imports_have_no_loops():
+    mods = modules()
+    graph = {name: _imports(name, p, set(mods) - {""}) for name, p in mods.items() if name}
+    state: dict[str, int] = {}
+    loops = []
+
+    def visit(node, trail):
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                loops.append(" -> ".join(trail[trail.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not loops, loops
+
+
+def test_no_block_of_code_is_copied_in_src_or_tests():
+    """The same run of six non-blank lines (after stripping indentation) in two places is a copy."""
+    seen: dict[tuple, list[str]] = defaultdict(list)
+    for path in sorted([*SRC.rglob("*.py"), *(ROOT / "tests").glob("*.py")]):
+        lines = [(i, line.strip()) for i, line in enumerate(path.read_text().splitlines(), 1)
+                 if line.strip() and not line.strip().startswith(("#", "from ", "import "))]
+        for k in range(len(lines) - COPY_LINES + 1):
+            window = tuple(text for _, text in lines[k:k + COPY_LINES])
+            if sum(len(t) for t in window) > 120:  # six closing brackets are not a copy
+                seen[window].append(f"{path.relative_to(ROOT)}:{lines[k][0]}")
+    copies = [places for places in seen.values() if len(places) > 1]
+    assert not copies, copies[:5]
