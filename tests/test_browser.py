@@ -95,6 +95,7 @@ VISITS = {"light": {"color_scheme": "light", "permissions": ["clipboard-read", "
 AXE_JS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
     .filter(x => ['serious', 'critical'].includes(x.impact))
     .map(x => `${x.id} (${x.impact}): ${x.nodes.length} nodes, e.g. ${x.nodes[0].target}`)"""
+SWITCH_JS = """() => [...document.querySelectorAll('.md-select a[hreflang]')].map(a => [a.hreflang, a.href])"""
 ORPHAN_TABLES_JS = """() => [...document.querySelectorAll('article table')].filter(t => {
     let el = t.closest('.md-typeset__scrollwrap') || t;
     for (el = el.nextElementSibling; el && !el.matches('table, h1, h2, h3, .md-typeset__scrollwrap');
@@ -125,12 +126,13 @@ def _chart_checks(v: Visit, seen: dict) -> None:
 
 
 def _visit(browser, url: str, how: str) -> dict:
-    seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0}
+    seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0, "switch": {}}
     v = Visit(browser, url, **VISITS[how])
     if "Traceback (most recent call last)" in v.page.inner_text("body"):
         seen["problems"].append("a traceback is visible")
     if how == "light":
         _copy_checks(v, seen)
+        seen["switch"] = dict(v.page.evaluate(SWITCH_JS))
     else:
         seen["wide"] = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     _chart_checks(v, seen)
@@ -140,7 +142,8 @@ def _visit(browser, url: str, how: str) -> dict:
         v.page.add_script_tag(path=str(AXE))
         seen["axe"] = v.page.evaluate(AXE_JS)
     name = urlparse(url).path.strip("/").replace("/", "-") or "home"
-    if name in ("home", "benchmarks", "benchmarks-pointwise", "benchmarks-resnet50-recipe", "benchmarks-releases"):
+    if name in ("home", "benchmarks", "benchmarks-pointwise", "benchmarks-resnet50-recipe", "benchmarks-releases",
+                "zh", "zh-benchmarks", "zh-troubleshooting-graph-breaks"):
         v.page.screenshot(path=str(ARTIFACTS / f"{name}-{how}.png"), full_page=how == "light")
     seen["problems"] += v.problems
     v.close()
@@ -182,6 +185,41 @@ def test_phone_viewport_has_no_horizontal_scrolling(seen):
 def test_axe_finds_no_serious_or_critical_violation(seen):
     found = {f"{url} [{how}]": s["axe"] for url, visits in seen.items() for how, s in visits.items() if s["axe"]}
     assert not found, found
+
+
+def _editions(url: str, server: str) -> dict[str, str]:
+    """The same page in each language: /x/ and /zh/x/."""
+    rel = url.removeprefix(server).removeprefix("zh/")
+    return {"en": server + rel, "zh": server + "zh/" + rel}
+
+
+def test_the_language_switch_leads_to_the_same_page_in_the_other_language(seen, server):
+    wrong = {url: visits["light"]["switch"] for url, visits in seen.items()
+             if visits["light"]["switch"] != _editions(url, server)}
+    assert not wrong, f"language menus that lead elsewhere than the page's twin: {dict(list(wrong.items())[:5])}"
+    assert any(url.startswith(server + "zh/") for url in seen), "no Chinese page was visited"
+
+
+def test_choosing_chinese_in_the_menu_opens_the_chinese_page(browser, server):
+    v = Visit(browser, f"{server}troubleshooting/graph-breaks/")
+    v.page.locator(".md-select").first.hover()
+    with v.page.expect_navigation():
+        v.page.locator('.md-select a[hreflang="zh"]').first.click()
+    assert v.page.url == f"{server}zh/troubleshooting/graph-breaks/"
+    assert v.page.get_attribute("html", "lang") == "zh" and "图中断" in v.page.inner_text("h1")
+    v.close()
+
+
+def test_search_finds_a_chinese_term_on_the_chinese_graph_breaks_page(browser, server):
+    v = Visit(browser, f"{server}zh/troubleshooting/graph-breaks/")
+    v.page.keyboard.press("/")
+    v.page.keyboard.type("图中断", delay=50)
+    items = v.page.locator(".md-search-result__item")
+    items.first.wait_for(timeout=15000)
+    links = v.page.eval_on_selector_all(".md-search-result__link", "els => els.map(e => e.href)")
+    assert any("/zh/troubleshooting/graph-breaks/" in h for h in links), links[:10]
+    assert not any("/zh/" not in h for h in links), "the Chinese search returned English pages"
+    v.close()
 
 
 def test_dark_and_light_toggle(browser, urls):

@@ -11,6 +11,10 @@ def pages(site_dir: Path):
     return sorted(site_dir.rglob("*.html"))
 
 
+def _chinese(site_dir: Path, page: Path) -> bool:
+    return page.relative_to(site_dir).parts[0] == "zh"
+
+
 def test_benchmark_pages_have_every_workload_with_numbers_and_provenance(site):
     from eager_vs_compiled import store, workloads
     from eager_vs_compiled.pages import benchmarks
@@ -36,7 +40,9 @@ def test_benchmark_pages_have_every_workload_with_numbers_and_provenance(site):
         if page.parent.name == "search" or page.name == "404.html":
             continue
         stamp = re.search(r'<p class="evc-stamp">([^<]+)</p>', page.read_text())
-        assert stamp and re.search(r"Built \d{4}-\d\d-\d\d on \S+ with torch \S+\.", stamp.group(1)), page
+        built = (r"本页于 \d{4}-\d\d-\d\d 在 \S+ 上用 torch \S+ 构建。" if _chinese(site["dir"], page)
+                 else r"Built \d{4}-\d\d-\d\d on \S+ with torch \S+\.")
+        assert stamp and re.search(built, stamp.group(1)), page
     bench = (site["dir"] / "benchmarks" / "index.html").read_text()
     assert re.search(r'class="evc-stamp">Numbers measured on \S+ \(\d{4}-', bench)
 
@@ -119,3 +125,35 @@ def test_a_failing_directive_stops_the_build_naming_page_and_line(tmp_path, page
     out = build(tmp_path / "site", cwd=tmp_path, env=env)
     assert out.returncode != 0
     assert message in out.stdout + out.stderr, (out.stdout + out.stderr)[-2000:]
+
+
+def test_every_english_page_has_its_chinese_edition_with_the_same_numbers(site):
+    """The Chinese page renders the same records: every table's numbers, in order, as on the English page."""
+    number = re.compile(r"\d+(?:\.\d+)?")
+    english = [p for p in pages(site["dir"]) if not _chinese(site["dir"], p)
+               and p.parent.name != "search" and p.name != "404.html"]
+    assert len(english) > 40
+    for page in english:
+        twin = site["dir"] / "zh" / page.relative_to(site["dir"])
+        assert twin.is_file(), f"no Chinese edition of {page.relative_to(site['dir'])}"
+        assert '<html lang="zh"' in twin.read_text()
+        tables = [re.findall(r"<table.*?</table>", p.read_text(), flags=re.S) for p in (page, twin)]
+        for en, zh in zip(*tables):
+            cells = [re.findall(r"<td[^>]*>(.*?)</td>", t, flags=re.S) for t in (en, zh)]
+            assert [number.findall(c) for c in cells[0]] == [number.findall(c) for c in cells[1]], page
+
+
+def test_the_second_edition_runs_no_snippet_and_no_measurement_again(site):
+    """Each snippet runs (or is read from the cache) once per build, each workload is measured at most
+    once, and the report counts what the build did, not what its two editions showed."""
+    from collections import Counter
+
+    runs = Counter(re.findall(r"snippet (\S+): (?:running|cached result reused)", site["log"]))
+    again = {path: n for path, n in runs.items() if n > 1}
+    assert runs and not again, f"snippets run more than once by one build: {again}"
+    measured = Counter(re.findall(r"measuring (\w+) on ", site["log"]))
+    assert all(n == 1 for n in measured.values()), measured
+    report = site["report"]
+    assert report["editions"] == ["en", "zh"], report
+    assert report["snippets_ran"] + report["snippets_cached"] + report["snippets_skipped"] <= len(
+        list((ROOT / "snippets").rglob("*.py"))), report
