@@ -103,13 +103,16 @@ def on_config(config):
 
     me, versions = machine.describe(), machine.versions()
     edition = _edition_inside(config)
+    jupyter = config.plugins.get("mkdocs-jupyter")
     if edition is not None:  # a later edition of the same build: keep what the first one counted
         BUILD.editions.append(edition)
+        if jupyter is not None and BUILD.nb_cache is not None:
+            # a cache folder per edition: mkdocs-jupyter evicts what the edition it just built did not use
+            jupyter.config["cache_dir"] = str(BUILD.nb_cache / edition)
         return config
     nb_cache = Path(os.environ["EVC_CACHE"]) / "notebooks" / f"{me['slug']}-{me['fingerprint']}-torch{versions['torch']}"
-    jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
-        jupyter.config["cache_dir"] = str(nb_cache)
+        jupyter.config["cache_dir"] = str(nb_cache / config.theme.get("language", "en"))
         if store.remeasure_requested():  # execute the notebooks again, and cache the new run
             for old in nb_cache.glob("**/*.json"):
                 old.unlink()
@@ -132,9 +135,30 @@ def _teach_search_the_glossary() -> None:
         jieba.add_word(word)
 
 
+@event_priority(-110)  # after the i18n plugin, which remakes every file as a plain (localized) one
 def on_files(files, config):
+    _notebooks_again(files, config)
     BUILD.files = files
     return files
+
+
+def _notebooks_again(files, config) -> None:
+    """Give mkdocs-jupyter its notebook pages back under the i18n plugin.
+
+    mkdocs-jupyter wraps each tutorial `.py` into a page of its own in `on_files`; the i18n plugin
+    runs later and remakes every file as a plain `File`, which MkDocs would copy as a static file.
+    Wrap them again, keeping the place and URL the i18n plugin gave each edition."""
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None or not hasattr(files, "_src_uris"):
+        return
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    for uri, f in list(files._src_uris.items()):
+        if isinstance(f, NotebookFile) or not jupyter.should_include(f):
+            continue
+        nb = NotebookFile(f, **config)
+        nb.dest_path, nb.abs_dest_path, nb.url = f.dest_path, f.abs_dest_path, f.url
+        files._src_uris[uri] = nb
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -86,6 +86,18 @@ def test_an_unchanged_snippet_is_not_run_twice(tmp_path, monkeypatch):
     assert snippets.run("hello.py").stdout == "hello\n"
 
 
+def test_a_build_reads_a_cached_snippet_once_however_many_pages_show_it(tmp_path, monkeypatch, caplog):
+    """Both editions of a page, and the error index beside a recipe, show one run, looked up once."""
+    (tmp_path / "once.py").write_text('"""Once."""\nprint("once")\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    with caplog.at_level("INFO", logger="eager_vs_compiled"):
+        shown = [snippets.run("once.py") for _ in range(3)]
+    assert [r.stdout for r in shown] == ["once\n"] * 3
+    assert sum("once.py: running" in m or "once.py: cached" in m for m in caplog.messages) == 1, caplog.messages
+
+
 def test_a_missing_snippet_is_an_error_naming_it():
     with pytest.raises(FileNotFoundError, match="no_such_snippet.py"):
         snippets.run("no_such_snippet.py")
