@@ -217,9 +217,9 @@ def _write_data(site_dir: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
             target.with_suffix(".csv").write_text(data.to_csv(rec), encoding="utf-8")
-    for dest, src in BUILD.copies.items():
+    for dest, src in BUILD.copies.items():  # src: under the build's cache (a page never names the checkout)
         (out / dest).parent.mkdir(parents=True, exist_ok=True)
-        (out / dest).write_bytes(Path(src).read_bytes())
+        (out / dest).write_bytes((Path(os.environ["EVC_CACHE"]) / src).read_bytes())
     for slug in store.machines(root):
         files = sorted(p for p in (root / slug).rglob("*.json"))
         if files:

@@ -115,7 +115,8 @@ def model_report(rel_target: str) -> str:
 
     rel_file, _, function = rel_target.rpartition(":")
     target = f"{(snippets.root() / rel_file).resolve()}:{function}"
-    out = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "model-reports"
+    cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled"))
+    out = cache / "model-reports"
     code, stdout, err = isolate.module("eager_vs_compiled", ["measure", "--model", target, "--out", str(out)], None, 1800)
     if code != 0:
         raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
@@ -129,7 +130,7 @@ def model_report(rel_target: str) -> str:
     link = "\n" + tr("The same report as a standalone HTML file, as the command wrote it: {link}.",
                      link=f'<a href="{SCHEME}{dest}">{name}.html</a>') + "\n"
     return (text.replace("### ", "#### ") + link + shown(rec)
-            + _marker(kind="file", src=str(folder / f"{name}.html"), dest=dest, machine="", date="", torch="", key=dest))
+            + _marker(kind="file", src=(folder / f"{name}.html").relative_to(cache).as_posix(), dest=dest, machine="", date="", torch="", key=dest))
 
 
 def records_load(path):
