@@ -252,13 +252,14 @@ def on_page_context(context, page, config, nav):
     The i18n plugin pairs Markdown pages only; a tutorial notebook is a `.py` file to it, so its menu
     would lead to the other language's home. Runs after the plugin set the menu for this page."""
     i18n = config.plugins.get("i18n")
-    if i18n is None or not page.file.src_uri.endswith(".py") or not config.extra.get("alternate"):
+    menu = getattr(config.extra, "alternate", None)  # the plugin sets it as an attribute, page by page
+    if i18n is None or not page.file.src_uri.endswith(".py") or not menu:
         return context
     default = next(lang_.locale for lang_ in i18n.config.languages if lang_.default)
     path = page.url
     for lang_ in i18n.config.languages:
         path = path.removeprefix(f"{lang_.locale}/") if not lang_.default else path
-    for alt in config.extra["alternate"]:
+    for alt in menu:
         alt["link"] = path if alt["lang"] == default else f"{alt['lang']}/{path}"
     return context
 
