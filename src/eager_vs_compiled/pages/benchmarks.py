@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .. import machine, measure, store, workloads
+from .. import measure, store, workloads
 from . import charts
 from ..records import Record
 from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_time, interval, machine_label, ok, record_line,
