@@ -99,8 +99,11 @@ def test_a_truncated_child_result_is_that_modes_crash_and_the_suite_goes_on(monk
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records(tmp_path, sig, code):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    # As from a terminal: a test run started in the background (a CI script, `cmd &`) inherits SIGINT
+    # ignored, and a process that starts with SIGINT ignored never sees Ctrl-C at all.
     proc = subprocess.Popen([sys.executable, "-m", "eager_vs_compiled", "measure", "-w", "tiny_op", "-w", "mlp",
-                             "--out", str(tmp_path)], env=env, stderr=subprocess.PIPE, text=True)
+                             "--out", str(tmp_path)], env=env, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     kids = []
     deadline = time.monotonic() + 120
     while not kids and time.monotonic() < deadline:  # wait until it runs a measurement child
