@@ -149,16 +149,15 @@ def _notebooks_again(files, config) -> None:
     runs later and remakes every file as a plain `File`, which MkDocs would copy as a static file.
     Wrap them again, keeping the place and URL the i18n plugin gave each edition."""
     jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is None or not hasattr(files, "_src_uris"):
+    if jupyter is None:
         return
     from mkdocs_jupyter.plugin import NotebookFile
 
-    for uri, f in list(files._src_uris.items()):
-        if isinstance(f, NotebookFile) or not jupyter.should_include(f):
-            continue
+    for f in [f for f in files if not isinstance(f, NotebookFile) and jupyter.should_include(f)]:
         nb = NotebookFile(f, **config)
         nb.dest_path, nb.abs_dest_path, nb.url = f.dest_path, f.abs_dest_path, f.url
-        files._src_uris[uri] = nb
+        files.remove(f)
+        files.append(nb)
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -121,7 +121,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     stamp = {"date": time.strftime("%Y-%m-%d"), "machine": me["slug"], "torch": v["torch"]}
     missing = requirements(code) - ({"cuda"} if me["gpus"] else set())
     if missing:
-        return SnippetResult(relative_paths(str(path.resolve())), code, None, "", "", 0.0,
+        return SnippetResult(_shown_path(path), code, None, "", "", 0.0,
                              skipped=f"requires {', '.join(sorted(missing))}", **stamp)
     cached = cache_dir() / f"{_key(code)}.json"
     # EVC_REMEASURE=1 re-runs each snippet once per process (build), not once per page that shows it.
@@ -162,6 +162,11 @@ def expectation(result: SnippetResult) -> str | None:
             f"does not match its '# expects: {head['expects']}' header")
 
 
+def _shown_path(path: Path) -> str:
+    """How a result names its snippet: `snippets/x.py`, never the builder's checkout path."""
+    return relative_paths(str(path.resolve()))
+
+
 def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResult:
     # A scratch working directory: snippets that save files leave nothing in the checkout.
     with tempfile.TemporaryDirectory(prefix="evc-snippet-") as cwd:
@@ -171,8 +176,7 @@ def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResul
         if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
         out, err = cap(relative_paths(out, cwd)), cap(relative_paths(err, cwd))
-    shown = relative_paths(str(path.resolve()))
-    return SnippetResult(shown, code, code_, out, err, time.perf_counter() - t0, **stamp)
+    return SnippetResult(_shown_path(path), code, code_, out, err, time.perf_counter() - t0, **stamp)
 
 
 def check(result: SnippetResult) -> SnippetResult:

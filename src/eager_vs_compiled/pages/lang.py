@@ -22,22 +22,21 @@ def is_zh() -> bool:
     return _CURRENT.get() == "zh"
 
 
-@contextlib.contextmanager
-def using(language: str):
+def set_language(language: str):
+    """The language of the page the build renders next (the hook calls it for every page)."""
     if language not in LANGUAGES:
         raise ValueError(f"unknown page language {language!r}; known: {', '.join(LANGUAGES)}")
-    token = _CURRENT.set(language)
+    return _CURRENT.set(language)
+
+
+@contextlib.contextmanager
+def using(language: str):
+    """Render in `language` inside the block only (tests, one-off renders)."""
+    token = set_language(language)
     try:
         yield
     finally:
         _CURRENT.reset(token)
-
-
-def set_language(language: str) -> None:
-    """The language of the page the build renders next (the hook calls it for every page)."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown page language {language!r}; known: {', '.join(LANGUAGES)}")
-    _CURRENT.set(language)
 
 
 def tr_known(text: str) -> str:
@@ -58,5 +57,5 @@ def tr(english: str, /, **values) -> str:
         try:
             text = WORDS[english]
         except KeyError:
-            raise KeyError(f"no Chinese for the render layer's phrase {english!r} (add it to pages/zh.py)") from None
+            raise KeyError(f"no Chinese for the render layer's phrase {english!r} (add it to pages/zh.json)") from None
     return text.format(**values) if values else text
