@@ -1,5 +1,7 @@
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,13 +28,68 @@ from helpers import build, history_files, last_report  # noqa: E402
 
 
 def pytest_sessionfinish(session, exitstatus):
+    pool = session.config.stash.get(SNIPPET_POOL, None)
+    if pool is not None and pool.poll() is None:  # stopped early (a failure with -x, Ctrl-C): stop the runs too
+        pool.terminate()
+        pool.wait()
     shutil.rmtree(_STORE.parent, ignore_errors=True)
     shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):
-    # Snippets first, the site build and the browser last: the build then reuses the snippet runs of the tests.
-    items.sort(key=lambda item: {"test_snippets.py": 0, "test_site.py": 2, "test_browser.py": 3}.get(item.path.name, 1))
+    # The tests that wait for the snippet runs after the others (which run meanwhile), the site build and
+    # the browser last: the build then reuses the snippet runs of the tests.
+    order = {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 3, "test_browser.py": 4}
+    items.sort(key=lambda item: order.get(item.path.name, 0))
+
+
+# --- Every snippet really runs, side by side, from the start of the session ---------------------------
+# The runs start as soon as the tests are collected, in a process of their own (tests/snippet_pool.py),
+# and go on while the other tests run; each snippet test then waits for its own result. They run side
+# by side, so their timings are not the site's: the tests have a cache of their own.
+SNIPPET_JOBS = int(os.environ.get("EVC_TEST_JOBS") or min(4, os.cpu_count() or 1))
+SNIPPET_POOL = pytest.StashKey[subprocess.Popen]()
+SNIPPET_RESULTS = pytest.StashKey[dict]()
+
+
+def _slow_first(rel: str):
+    """The snippets that start fresh processes or empty compile caches take the longest: start them first."""
+    text = (ROOT / "snippets" / rel).read_text()
+    return (not any(mark in text for mark in ("subprocess", "TORCHINDUCTOR_CACHE_DIR")), rel)
+
+
+def pytest_collection_finish(session):
+    chosen = sorted((item.callspec.params["rel"] for item in session.items
+                     if getattr(item, "originalname", "") == "test_snippet_runs_and_passes_its_asserts"),
+                    key=_slow_first)
+    if chosen:
+        out = Path(tempfile.mkdtemp(prefix="runs-", dir=_CACHE))
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")])}
+        session.config.stash[SNIPPET_POOL] = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "snippet_pool.py"), str(out), str(SNIPPET_JOBS), *chosen], env=env)
+        session.config.stash[SNIPPET_RESULTS] = {rel: out / f"{n}.json" for n, rel in enumerate(chosen)}
+
+
+@pytest.fixture(scope="session")
+def snippet_result(request):
+    """snippet -> the result of its real run in this session: the pool's (waiting for it), or for a
+    snippet the pool was not asked to run (a test file run alone), the runner's, cache and all."""
+    from eager_vs_compiled import snippets
+
+    pool, files = request.config.stash.get(SNIPPET_POOL, None), request.config.stash.get(SNIPPET_RESULTS, {})
+
+    def wait(rel: str) -> snippets.SnippetResult:
+        if rel not in files:
+            return snippets.run(rel)
+        while not files[rel].exists():
+            if pool.poll() is not None and not files[rel].exists():
+                raise RuntimeError(f"the snippet runs stopped (exit {pool.returncode}) before {rel} had a result")
+            time.sleep(0.2)
+        found = json.loads(files[rel].read_text())
+        if "error" in found:
+            raise RuntimeError(f"running {rel}: {found['error']}")
+        return snippets.SnippetResult(**found)
+    return wait
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ their provenance, and screenshots kept in test-artifacts/.
 import functools
 import http.server
 import os
+import queue
 import re
 import shutil
 import threading
@@ -41,12 +42,17 @@ def server(site):
     httpd.shutdown()
 
 
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-default-apps"]
+# Pages are visited by several browsers side by side: a visit mostly waits (for the network to go
+# quiet, for axe), so on 2 cores three browsers take well under half the time of one.
+BROWSERS = int(os.environ.get("EVC_TEST_BROWSERS") or 3)
+
+
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-default-apps"])
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
 
@@ -130,6 +136,9 @@ def _visit(browser, url: str, how: str) -> dict:
     v = Visit(browser, url, **VISITS[how])
     if "Traceback (most recent call last)" in v.page.inner_text("body"):
         seen["problems"].append("a traceback is visible")
+    if AXE.is_file():  # before the copy clicks: their toast fades in and out, and axe would catch it half-opaque
+        v.page.add_script_tag(path=str(AXE))
+        seen["axe"] = v.page.evaluate(AXE_JS)
     if how == "light":
         _copy_checks(v, seen)
         seen["switch"] = dict(v.page.evaluate(SWITCH_JS))
@@ -138,9 +147,6 @@ def _visit(browser, url: str, how: str) -> dict:
     _chart_checks(v, seen)
     if "/benchmarks/" in url:
         seen["orphans"] = v.page.evaluate(ORPHAN_TABLES_JS)
-    if AXE.is_file():
-        v.page.add_script_tag(path=str(AXE))
-        seen["axe"] = v.page.evaluate(AXE_JS)
     name = urlparse(url).path.strip("/").replace("/", "-") or "home"
     if name in ("home", "benchmarks", "benchmarks-pointwise", "benchmarks-resnet50-recipe", "benchmarks-releases",
                 "zh", "zh-benchmarks", "zh-troubleshooting-graph-breaks"):
@@ -150,11 +156,39 @@ def _visit(browser, url: str, how: str) -> dict:
     return seen
 
 
+def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list) -> None:
+    """One browser of its own (Playwright objects belong to the thread that made them), visiting until none is left."""
+    try:
+        with sync_api.sync_playwright() as pw:
+            b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            while True:
+                try:
+                    url, how = todo.get_nowait()
+                except queue.Empty:
+                    break
+                seen[url][how] = _visit(b, url, how)
+            b.close()
+    except Exception as e:  # noqa: BLE001 -- carried to the main thread, which raises it
+        failed.append(e)
+
+
 @pytest.fixture(scope="module")
-def seen(browser, urls):
+def seen(urls):
     """url -> visit -> what was seen there."""
     ARTIFACTS.mkdir(exist_ok=True)
-    return {url: {how: _visit(browser, url, how) for how in VISITS} for url in urls}
+    seen = {url: {} for url in urls}
+    todo, failed = queue.SimpleQueue(), []
+    for url in urls:
+        for how in VISITS:
+            todo.put((url, how))
+    threads = [threading.Thread(target=_visitor, args=(todo, seen, failed)) for _ in range(BROWSERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failed:
+        raise failed[0]
+    return seen
 
 
 def test_every_page_loads_cleanly_offline_without_tracebacks(seen):

@@ -42,10 +42,10 @@ def test_every_symptom_snippet_is_on_a_recipe_page():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rel", SYMPTOMS)
-def test_symptom_snippet_still_produces_its_expected_error(rel):
+def test_symptom_snippet_still_produces_its_expected_error(rel, snippet_result):
     """The first printed line must match `# expects:`; a torch that stops raising it fails here."""
     head = snippets.headers((ROOT / "snippets" / rel).read_text())
-    result = snippets.run(rel)  # cached from test_snippets' real run in this session
+    result = snippet_result(rel)  # the snippet tests' real run in this session
     if result.skipped:
         literal = head.get("message-in-source")
         assert literal, f"{rel} cannot run here ({result.skipped}) and names no message-in-source"

@@ -1,7 +1,5 @@
 """Every snippet runs through the same runner the pages use, in a fresh interpreter."""
-import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -9,32 +7,12 @@ from eager_vs_compiled import snippets
 from helpers import ROOT
 
 SNIPPETS = sorted(p.relative_to(ROOT / "snippets").as_posix() for p in (ROOT / "snippets").rglob("*.py"))
-# Snippets run side by side (each in its own process; nothing in them asserts a speed), so their
-# timings are not the site's: conftest gives the tests a cache of their own.
-JOBS = int(os.environ.get("EVC_TEST_JOBS") or min(4, os.cpu_count() or 1))
-
-
-def _slow_first(rel: str):
-    """The snippets that start fresh processes or empty compile caches take the longest: start them first."""
-    text = (ROOT / "snippets" / rel).read_text()
-    return (not any(mark in text for mark in ("subprocess", "TORCHINDUCTOR_CACHE_DIR")), rel)
-
-
-@pytest.fixture(scope="module")
-def runs(request):
-    """One future per selected snippet, JOBS at a time; each test waits for its own."""
-    chosen = [item.callspec.params["rel"] for item in request.session.items
-              if getattr(item, "originalname", "") == "test_snippet_runs_and_passes_its_asserts"]
-    pool = ThreadPoolExecutor(JOBS, thread_name_prefix="snippet")
-    futures = {rel: pool.submit(snippets.run, rel, use_cache=False) for rel in sorted(chosen, key=_slow_first)}
-    yield futures
-    pool.shutdown(wait=True, cancel_futures=True)  # after a failure with -x: start nothing new
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rel", SNIPPETS)
-def test_snippet_runs_and_passes_its_asserts(rel, runs):
-    result = runs[rel].result()  # really run (never the cache); a success refreshes the tests' page cache
+def test_snippet_runs_and_passes_its_asserts(rel, snippet_result):
+    result = snippet_result(rel)  # really run (never the cache); a success refreshes the tests' page cache  # really run (never the cache); a success refreshes the tests' page cache
     if result.skipped:
         pytest.skip(f"{rel}: {result.skipped} (shown on its page as not run on this machine)")
     snippets.check(result)

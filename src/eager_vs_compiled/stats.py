@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import random
@@ -86,6 +87,19 @@ def boot_speedups(eager: list[float], compiled: list[float], rng: random.Random,
             out.append(statistics.median([eager[i] for i in idx]) / statistics.median([compiled[i] for i in idx]))
         return out
     return [e / c for e, c in zip(boot_medians(eager, rng, n), boot_medians(compiled, rng, n))]
+
+
+@functools.lru_cache(maxsize=None)
+def speedup_dist(eager: tuple[float, ...], compiled: tuple[float, ...], key: tuple) -> tuple[float, ...]:
+    """boot_speedups seeded from `key`, drawn once per process: every page (and both editions)
+    showing the same pair of series reads the same distribution."""
+    return tuple(boot_speedups(list(eager), list(compiled), _rng(*key)))
+
+
+@functools.lru_cache(maxsize=None)
+def median_dist(samples: tuple[float, ...], key: tuple) -> tuple[float, ...]:
+    """boot_medians seeded from `key`, drawn once per process (see speedup_dist)."""
+    return tuple(boot_medians(list(samples), _rng(*key)))
 
 
 def percentile_interval(dist: list[float], level: float = CONFIDENCE) -> tuple[float, float]:

@@ -93,12 +93,7 @@ def interval(r: ModeResult) -> tuple[float, float] | None:
     if r.mode == "eager" or not r.samples_s or not r.eager_samples_s:
         return None
     key = (r.mode, tuple(r.samples_s), tuple(r.eager_samples_s))
-    if key not in _INTERVALS:
-        _INTERVALS[key] = stats.percentile_interval(stats.boot_speedups(r.eager_samples_s, r.samples_s, stats._rng(*key)))
-    return _INTERVALS[key]
-
-
-_INTERVALS: dict = {}  # the same mode is drawn on several pages: bootstrap it once
+    return stats.percentile_interval(stats.speedup_dist(tuple(r.eager_samples_s), tuple(r.samples_s), key))
 
 
 def noise_floor(recs: list[Record]) -> float:

@@ -76,11 +76,11 @@ class Metric:
 
 
 def _speedup_dist(rec, r, key):
-    return stats.boot_speedups(r.eager_samples_s, r.samples_s, stats._rng(*key))
+    return stats.speedup_dist(tuple(r.eager_samples_s), tuple(r.samples_s), key)
 
 
 def _median_dist(rec, r, key):
-    return stats.boot_medians(r.samples_s, stats._rng(*key))
+    return stats.median_dist(tuple(r.samples_s), key)
 
 
 def _with_interval(point: float, dist: list[float], unit) -> str:

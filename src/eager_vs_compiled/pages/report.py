@@ -4,6 +4,7 @@ no web fonts). Standard library; the chart is added when matplotlib is installed
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -109,7 +110,7 @@ def model_report(rel_target: str) -> str:
     import os
     from pathlib import Path
 
-    from .. import isolate, machine, snippets, store, usermodel
+    from .. import machine, snippets, store, usermodel
     from .data import SCHEME
     from .provenance import _marker, shown
 
@@ -117,9 +118,7 @@ def model_report(rel_target: str) -> str:
     target = f"{(snippets.root() / rel_file).resolve()}:{function}"
     cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled"))
     out = cache / "model-reports"
-    code, stdout, err = isolate.module("eager_vs_compiled", ["measure", "--model", target, "--out", str(out)], None, 1800)
-    if code != 0:
-        raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
+    _measure_once(target, str(out), rel_target)
     folder = store.release_dir(out, machine.describe()["slug"], store.release(machine.versions()["torch"]))
     name = usermodel.name_of(target)
     rec = records_load(folder / f"{name}.json")
@@ -131,6 +130,16 @@ def model_report(rel_target: str) -> str:
                      link=f'<a href="{SCHEME}{dest}">{name}.html</a>') + "\n"
     return (text.replace("### ", "#### ") + link + shown(rec)
             + _marker(kind="file", src=(folder / f"{name}.html").relative_to(cache).as_posix(), dest=dest, machine="", date="", torch="", key=dest))
+
+
+@functools.lru_cache(maxsize=None)
+def _measure_once(target: str, out: str, rel_target: str) -> None:
+    """The CLI run behind a report, once per build: both editions of the page show the same run."""
+    from .. import isolate
+
+    code, _, err = isolate.module("eager_vs_compiled", ["measure", "--model", target, "--out", out], None, 1800)
+    if code != 0:
+        raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
 
 
 def records_load(path):
