@@ -12,7 +12,7 @@ SNIPPETS = sorted(p.relative_to(ROOT / "snippets").as_posix() for p in (ROOT / "
 @pytest.mark.slow
 @pytest.mark.parametrize("rel", SNIPPETS)
 def test_snippet_runs_and_passes_its_asserts(rel, snippet_result):
-    result = snippet_result(rel)  # really run (never the cache); a success refreshes the tests' page cache  # really run (never the cache); a success refreshes the tests' page cache
+    result = snippet_result(rel)  # really run (never the cache); a success refreshes the tests' page cache
     if result.skipped:
         pytest.skip(f"{rel}: {result.skipped} (shown on its page as not run on this machine)")
     snippets.check(result)
