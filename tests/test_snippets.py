@@ -1,4 +1,5 @@
-"""Every snippet runs through the same runner the pages use, in a fresh interpreter."""
+"""Every snippet runs through the same runner the pages use, in a process of its own (forked from one
+that has imported torch, or fresh where the snippet needs it: tests/snippet_forks.py)."""
 import re
 
 import pytest

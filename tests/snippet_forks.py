@@ -1,0 +1,159 @@
+"""Snippet runs for the tests, each in a process forked from an interpreter that has already imported torch.
+
+A fresh interpreter spends about 3 CPU seconds importing torch, torchvision, Dynamo and Inductor
+before a snippet's first line; most snippets take less than that themselves. The test suite runs
+every snippet, so it starts a server (`python snippet_forks.py`, the snippets' own environment) that
+imports those once and then forks one process per snippet: as `python SNIPPET` would, the child runs
+the file as `__main__` in a scratch folder, in a session of its own, with stdout and stderr in files,
+and exits with the code the interpreter would give. Only the tests use it; the site build runs every
+snippet in a fresh interpreter (eager_vs_compiled.snippets), so a snippet that leaned on a module the
+server imported (and forgot its own import) would still fail there, by name.
+
+Snippets that change the environment, start processes or look at their own process (memory, argv)
+still get a fresh interpreter: see FRESH.
+
+Protocol: one JSON line per request on stdin ({"path", "cwd", "out", "err", "status"}), answered
+with one line holding the child's pid; the child writes its exit code into the "status" file last.
+"""
+import atexit
+import contextlib
+import json
+import os
+import re
+import runpy
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+PRELOAD = ("torch", "torchvision", "torch._dynamo", "torch._inductor.compile_fx")
+FRESH = re.compile(r"os\.environ|putenv|subprocess|multiprocessing|torch\.distributed|maxrss|/proc/self"
+                   r"|__main__|sys\.argv")
+
+
+def needs_fresh(code: str) -> bool:
+    return bool(FRESH.search(code))
+
+
+# --- the server side -------------------------------------------------------------------------------
+def _exit_code(e: SystemExit) -> int:
+    if e.code is None or isinstance(e.code, int):
+        return e.code or 0
+    print(e.code, file=sys.stderr)
+    return 1
+
+
+def _child(request: dict) -> int:
+    """In the forked process: run the snippet as `python PATH` would. Returns its exit code."""
+    os.setsid()
+    os.chdir(request["cwd"])
+    for fd, name in ((1, "out"), (2, "err")):
+        target = os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(target, fd)
+        os.close(target)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server reaps by ignoring it; a snippet's subprocesses need it
+    path = request["path"]
+    sys.argv, sys.path[0] = [path], os.path.dirname(path)
+    try:
+        runpy.run_path(path, run_name="__main__")
+        code = 0
+    except SystemExit as e:
+        code = _exit_code(e)
+    except BaseException as e:  # noqa: BLE001 -- shown as the interpreter shows it: the snippet's frames only
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != path:
+            tb = tb.tb_next
+        traceback.print_exception(type(e), e, tb or e.__traceback__)
+        code = 1
+    with contextlib.suppress(BaseException):
+        atexit._run_exitfuncs()
+    return code
+
+
+def serve() -> None:
+    for name in PRELOAD:
+        __import__(name)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    for line in sys.stdin:
+        request = json.loads(line)
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                code = _child(request)
+            finally:
+                with contextlib.suppress(BaseException):
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    Path(request["status"]).write_text(str(code))
+                os._exit(code)
+        sys.stdout.write(json.dumps({"pid": pid}) + "\n")
+        sys.stdout.flush()
+
+
+# --- the client side (the snippet pool) ------------------------------------------------------------
+class Server:
+    def __init__(self, env: dict):
+        self.env = env
+        self.proc = subprocess.Popen([sys.executable, __file__], env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, start_new_session=True)
+        self.live: set[int] = set()  # pids of the snippets running now (killed with the pool)
+
+    def run(self, path: str, timeout: float, cwd: str, lock) -> tuple[int | None, str, str]:
+        """As isolate.run([python, path], env, timeout, cwd): (returncode or None on timeout, stdout, stderr)."""
+        scratch = Path(tempfile.mkdtemp(prefix="evc-fork-"))  # beside the snippet's folder, not in it
+        files = {k: str(scratch / k) for k in ("out", "err", "status")}
+        with lock:  # one request and its answer at a time
+            self.proc.stdin.write(json.dumps({"path": path, "cwd": cwd, **files}) + "\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the snippet fork server stopped (exit {self.proc.poll()})")
+        pid = json.loads(answer)["pid"]
+        self.live.add(pid)
+        code = self._wait(pid, files["status"], timeout)
+        self.live.discard(pid)
+        out, err = (Path(files[k]).read_text(errors="replace") for k in ("out", "err"))
+        shutil.rmtree(scratch, ignore_errors=True)
+        return code, out, err
+
+    @staticmethod
+    def _wait(pid: int, status: str, timeout: float) -> int | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if os.path.exists(status):
+                while _alive(pid):  # written last: the process is ending
+                    time.sleep(0.02)
+                return int(Path(status).read_text() or 1)
+            if not _alive(pid):  # killed by a signal before it could say its code
+                return int(Path(status).read_text()) if os.path.exists(status) else -signal.SIGKILL
+            time.sleep(0.05)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+        return None
+
+    def stop(self) -> None:
+        for pid in list(self.live):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+        self.proc.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+if __name__ == "__main__":
+    serve()
