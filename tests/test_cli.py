@@ -87,13 +87,4 @@ def test_gpu_profile_without_a_gpu_says_how_to_rehearse():
     assert out.returncode == 2 and "--device cpu" in out.stderr
 
 
-@pytest.mark.slow
-def test_the_gpu_plan_rehearsed_on_the_cpu_writes_gpu_profile_records(tmp_path):
-    """The GPU path end to end on a CPU: gpu sizes and modes (reduce-overhead included), records."""
-    out = run_cli("measure", "--profile", "gpu", "--device", "cpu", "-w", "tiny_op", "--out", str(tmp_path))
-    assert out.returncode == 0, out.stderr[-3000:]
-    [rec] = store.records_for("tiny_op", tmp_path)
-    assert rec.profile == "gpu" and rec.device == "cpu"
-    assert [(r.mode, r.status) for r in rec.results] == [
-        ("eager", "ok"), ("default", "ok"), ("reduce-overhead", "ok")]
-    assert "1/4" in out.stderr and "4/4" in out.stderr
+# The GPU plan rehearsed on the CPU, end to end: tests/test_core_imports.py, on a bare image.
