@@ -7,6 +7,7 @@ their provenance, and screenshots kept in test-artifacts/.
 """
 import functools
 import http.server
+import json
 import os
 import queue
 import re
@@ -70,7 +71,7 @@ def urls(site, server):
 class Visit:
     """A page opened in a fresh context, with everything that went wrong while it loaded."""
 
-    def __init__(self, browser, url, **context):
+    def __init__(self, browser, url, search_index: str | None = None, **context):
         self.context = browser.new_context(**context)
         self.problems: list[str] = []
         host = urlparse(url).netloc
@@ -79,6 +80,8 @@ class Visit:
             if urlparse(r.request.url).netloc not in (host, ""):
                 self.problems.append(f"request to another host: {r.request.url}")
                 return r.abort()
+            if search_index is not None and urlparse(r.request.url).path.endswith("/search/search_index.json"):
+                return r.fulfill(body=search_index, content_type="application/json")
             return r.continue_()
 
         self.context.route("**/*", route)
@@ -95,6 +98,10 @@ class Visit:
 
 # Each page is opened twice: on a desktop in the light scheme, and on a phone in the dark scheme.
 # Every check of a page is made during those two visits; the tests below assert on what was seen.
+# On these visits the search worker gets the site's search configuration (its languages, so their
+# scripts still load) with no documents: building the whole index of both editions costs about half a
+# CPU second per page load and none of these checks reads it. Search itself, on the real index, is
+# tested below in both languages.
 VISITS = {"light": {"color_scheme": "light", "permissions": ["clipboard-read", "clipboard-write"]},
           "dark-phone": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844},
                          "is_mobile": True, "has_touch": True}}
@@ -131,9 +138,9 @@ def _chart_checks(v: Visit, seen: dict) -> None:
                                    and chart.locator("path, rect, use").count() > 3))
 
 
-def _visit(browser, url: str, how: str) -> dict:
+def _visit(browser, url: str, how: str, search_index: str) -> dict:
     seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0, "switch": {}}
-    v = Visit(browser, url, **VISITS[how])
+    v = Visit(browser, url, search_index, **VISITS[how])
     if "Traceback (most recent call last)" in v.page.inner_text("body"):
         seen["problems"].append("a traceback is visible")
     if AXE.is_file():  # before the copy clicks: their toast fades in and out, and axe would catch it half-opaque
@@ -156,7 +163,7 @@ def _visit(browser, url: str, how: str) -> dict:
     return seen
 
 
-def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list) -> None:
+def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list, search_index: str) -> None:
     """One browser of its own (Playwright objects belong to the thread that made them), visiting until none is left."""
     try:
         with sync_api.sync_playwright() as pw:
@@ -166,22 +173,24 @@ def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list) -> None:
                     url, how = todo.get_nowait()
                 except queue.Empty:
                     break
-                seen[url][how] = _visit(b, url, how)
+                seen[url][how] = _visit(b, url, how, search_index)
             b.close()
     except Exception as e:  # noqa: BLE001 -- carried to the main thread, which raises it
         failed.append(e)
 
 
 @pytest.fixture(scope="module")
-def seen(urls):
+def seen(urls, site):
     """url -> visit -> what was seen there."""
     ARTIFACTS.mkdir(exist_ok=True)
+    index = json.loads((site["dir"] / "search" / "search_index.json").read_text(encoding="utf-8"))
+    empty_index = json.dumps({"config": index["config"], "docs": []})
     seen = {url: {} for url in urls}
     todo, failed = queue.SimpleQueue(), []
     for url in urls:
         for how in VISITS:
             todo.put((url, how))
-    threads = [threading.Thread(target=_visitor, args=(todo, seen, failed)) for _ in range(BROWSERS)]
+    threads = [threading.Thread(target=_visitor, args=(todo, seen, failed, empty_index)) for _ in range(BROWSERS)]
     for t in threads:
         t.start()
     for t in threads:
