@@ -19,43 +19,28 @@ os.environ["EVC_MEASUREMENTS"] = str(_STORE)
 # The tests keep a cache of their own for this run: the site build of the tests reuses the snippet
 # runs of the snippet tests, but those ran side by side, so `./evc.sh site` must not show them.
 _CACHE = Path(tempfile.mkdtemp(prefix="evc-test-cache-"))
-_SITE = _CACHE.parent / f"{_CACHE.name}-site"  # the site the tests build, and its build log
 os.environ.setdefault("EVC_SNIPPETS", str(ROOT / "snippets"))
 os.environ.setdefault("EVC_CACHE", str(_CACHE))
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
-from helpers import MKDOCS, history_files, last_report  # noqa: E402
+from helpers import build, history_files, last_report  # noqa: E402
 
 
 def pytest_sessionfinish(session, exitstatus):
-    # Stopped early (a failure with -x, Ctrl-C): stop the snippet runs and the site build too.
-    for running in (session.config.stash.get(SNIPPET_POOL, None), session.config.stash.get(SITE_BUILD, {}).get("proc")):
-        if running is not None and running.poll() is None:
-            running.terminate()
-            running.wait()
+    pool = session.config.stash.get(SNIPPET_POOL, None)
+    if pool is not None and pool.poll() is None:  # stopped early (a failure with -x, Ctrl-C): stop the runs too
+        pool.terminate()
+        pool.wait()
     shutil.rmtree(_STORE.parent, ignore_errors=True)
     shutil.rmtree(_CACHE, ignore_errors=True)
-    shutil.rmtree(_SITE, ignore_errors=True)
-
-
-# The tests that wait for the snippet runs come after the others (which run meanwhile). Then the site
-# build starts in the background (it reuses the snippet runs, and the model run of test_yourmodel),
-# while the tests of ORDER 3 run beside it on the other core; the site tests and the browser last.
-ORDER = {"test_snippets.py": 1, "test_recipes.py": 2, "test_core_imports.py": 3, "test_recipes_search.py": 3,
-         "test_site.py": 4, "test_browser.py": 5}
 
 
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=lambda item: ORDER.get(item.path.name, 0))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item):
-    """Start the site build once the snippet runs are done, if a test of this session needs the site."""
-    if (ORDER.get(item.path.name, 0) >= 2 and SITE_BUILD not in item.config.stash
-            and not os.environ.get("EVC_TEST_SITE") and any("site" in i.fixturenames for i in item.session.items)):
-        item.config.stash[SITE_BUILD] = _start_build()
+    # The tests that wait for the snippet runs after the others (which run meanwhile), the site build and
+    # the browser last: the build then reuses the snippet runs of the tests.
+    order = {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 3, "test_browser.py": 4}
+    items.sort(key=lambda item: order.get(item.path.name, 0))
 
 
 # --- Every snippet really runs, side by side, from the start of the session ---------------------------
@@ -107,35 +92,19 @@ def snippet_result(request):
     return wait
 
 
-# --- The real site, built once per test run ---------------------------------------------------------
-SITE_BUILD = pytest.StashKey[dict]()
-
-
-def _start_build() -> dict:
-    """`mkdocs build --strict` of the real site into a folder of this run, in the background."""
-    _SITE.mkdir()
-    log = open(_SITE / "build.log", "w+")  # a file, not a pipe: nobody reads the log while it builds
-    proc = subprocess.Popen([*MKDOCS, "-d", str(_SITE / "site")], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            text=True)
-    return {"proc": proc, "log": log, "history": history_files(), "t0": time.perf_counter()}
-
-
 @pytest.fixture(scope="session")
-def site(request):
-    """The real site (measuring into the store copy whatever is missing), built in the background from
-    the moment the snippet runs are done (pytest_runtest_setup), or now.
+def site(tmp_path_factory):
+    """The real site, built once per test run (measuring into the store copy whatever is missing).
 
     EVC_TEST_SITE=DIR reuses a site already built into DIR (for working on the browser tests only).
     """
     if os.environ.get("EVC_TEST_SITE"):
         return {"dir": Path(os.environ["EVC_TEST_SITE"])}
-    started = request.config.stash.get(SITE_BUILD, None)
-    if started is None:
-        started = request.config.stash[SITE_BUILD] = _start_build()
-    code = started["proc"].wait(timeout=3600)
-    started["log"].seek(0)
-    log = started["log"].read()
-    assert code == 0, log[-5000:]
-    print(f"\nsite build: {time.perf_counter() - started['t0']:.0f} s {last_report()}")
-    return {"dir": _SITE / "site", "report": last_report(), "log": log,
-            "history_before": started["history"], "history_after": history_files()}
+    out = tmp_path_factory.mktemp("site")
+    history = history_files()
+    t0 = time.perf_counter()
+    done = build(out / "site")
+    assert done.returncode == 0, done.stderr[-5000:]
+    print(f"\nsite build: {time.perf_counter() - t0:.0f} s {last_report()}")
+    return {"dir": out / "site", "report": last_report(), "log": done.stderr,
+            "history_before": history, "history_after": history_files()}
