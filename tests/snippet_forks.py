@@ -132,19 +132,23 @@ class Server:
             if os.path.exists(status):
                 while _alive(pid):  # written last: the process is ending
                     time.sleep(0.02)
-                return int(Path(status).read_text() or 1)
-            if not _alive(pid):  # killed by a signal before it could say its code
+                return int(Path(status).read_text())
+            if not _alive(pid):  # killed before it could say its code (the signal is not known here)
                 return int(Path(status).read_text()) if os.path.exists(status) else -signal.SIGKILL
             time.sleep(0.05)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
+        _kill_group(pid)
         return None
 
     def stop(self) -> None:
         for pid in list(self.live):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pid, signal.SIGKILL)
+            _kill_group(pid)
         self.proc.kill()
+
+
+def _kill_group(pid: int) -> None:
+    """A forked snippet and whatever it started: each child made itself a session leader (setsid)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 def _alive(pid: int) -> bool:
