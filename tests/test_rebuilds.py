@@ -106,9 +106,12 @@ def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     kids = []
     deadline = time.monotonic() + 120
-    while not kids and time.monotonic() < deadline:  # wait until it runs a measurement child
+    # Wait until it runs a measurement child (not some helper it starts while importing, say: a signal
+    # then would land before measure's handler is in place, which is not what this test is about).
+    while not kids and time.monotonic() < deadline:
         time.sleep(0.5)
-        kids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _ppid(p) == proc.pid]
+        kids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _ppid(p) == proc.pid
+                and b"eager_vs_compiled.child" in _cmdline(p)]
     assert kids, "measure started no child process"
     os.kill(proc.pid, sig)
     t0 = time.monotonic()
@@ -124,6 +127,13 @@ def _ppid(p: Path) -> int:
         return int(p.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1])
     except (OSError, ValueError, IndexError):
         return -1
+
+
+def _cmdline(p: Path) -> bytes:
+    try:
+        return p.joinpath("cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def _state(pid: int) -> str:
