@@ -6,7 +6,6 @@ of its own so that the environment the tests change while it works (monkeypatch)
 The runner's fresh interpreter is replaced here by a process forked from one that has imported torch
 (snippet_forks.py), except for the snippets that need a fresh one; EVC_TEST_FORKS=0 turns that off.
 """
-import contextlib
 import json
 import os
 import signal
@@ -55,11 +54,7 @@ def _stop(signum, frame) -> None:
     Each runs in a session of its own (isolate.run), so it is found as a child of this process."""
     if FORKS is not None and FORKS.server is not None:
         FORKS.server.stop()
-    me = os.getpid()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == me:
-                os.killpg(int(stat.parent.name), signal.SIGKILL)
+    isolate.kill_children()
     os._exit(128 + signum)
 
 

@@ -122,6 +122,27 @@ def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records
     assert not list(tmp_path.rglob("*.tmp")), "a half-written record was left behind"
 
 
+KILL_CHILDREN = """
+import subprocess, sys
+from eager_vs_compiled import isolate
+group = subprocess.Popen(["sh", "-c", "sleep 60 & echo $!; wait"], stdout=subprocess.PIPE, text=True,
+                         start_new_session=True)  # as isolate.run starts one: a group of its own
+grandchild = int(group.stdout.readline())
+alone = subprocess.Popen(["sleep", "60"])
+isolate.kill_children()
+print(group.wait(timeout=10), alone.wait(timeout=10), grandchild)
+"""
+
+
+def test_kill_children_kills_each_child_with_its_group():
+    # What measure does on Ctrl-C for a child that was being started as the signal came.
+    out = subprocess.run([sys.executable, "-c", KILL_CHILDREN], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, check=True).stdout.split()
+    assert out[:2] == ["-9", "-9"], out
+    time.sleep(0.5)
+    assert not Path(f"/proc/{out[2]}").exists() or _state(int(out[2])) == "Z", "the group's other process lived on"
+
+
 def _ppid(p: Path) -> int:
     try:
         return int(p.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1])

@@ -247,7 +247,7 @@ def _on_term(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     import signal
 
-    from . import machine, records, workloads
+    from . import isolate, machine, records, workloads
 
     args = _parser(list(workloads.WORKLOADS), workloads.ALL_MODES).parse_args(argv)
     store_before = os.environ.get("EVC_MEASUREMENTS")
@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, Interrupted) as e:
+        isolate.kill_children()  # one being started as the signal came is not yet in isolate.run's hands
         code = 143 if isinstance(e, Interrupted) else 130
         print("\ninterrupted: the records already written are kept; the measurement in progress was "
               "stopped and not saved", file=sys.stderr)

@@ -40,6 +40,22 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
+def kill_children() -> None:
+    """Kill every child of this process, with its process group (read from /proc: Linux only).
+
+    For an interrupt that lands while a child is being started, before `run` holds it: the child
+    would otherwise outlive this process."""
+    me = os.getpid()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid, group = (int(f) for f in stat.read_text().rsplit(")", 1)[1].split()[1:3])
+            pid = int(stat.parent.name)
+            if ppid == me:  # a group of its own (started by `run`): the group; else the child alone
+                os.killpg(pid, signal.SIGKILL) if group == pid else os.kill(pid, signal.SIGKILL)
+        except (OSError, ValueError, IndexError):  # gone meanwhile
+            pass
+
+
 def module(name: str, args: list[str], env: dict | None, timeout: float,
            cwd: str | None = None) -> tuple[int | None, str, str]:
     """`python -m <name> ARGS` with this interpreter, this package importable (no install needed)."""
