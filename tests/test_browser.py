@@ -13,7 +13,7 @@ import queue
 import re
 import shutil
 import threading
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
 
 import pytest
 from helpers import ROOT
@@ -29,22 +29,63 @@ if CHROMIUM is None:
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extras: ./evc.sh test")
 
 
+AXE_PATH = "/__test__/axe.min.js"  # axe-core, served beside the site so that each browser caches it
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    empty_index = None  # the search index to serve instead of the site's (bytes), or None
+
     def log_message(self, *args):
         pass
+
+    def translate_path(self, path):
+        if urlparse(path).path == AXE_PATH:
+            return str(AXE)
+        return super().translate_path(path)
+
+    def do_GET(self):
+        if self.empty_index is None or not urlparse(self.path).path.endswith("/search/search_index.json"):
+            return super().do_GET()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(self.empty_index)))
+        self.end_headers()
+        self.wfile.write(self.empty_index)
+
+
+def _serve(site_dir, empty_index: bytes | None = None):
+    handler = functools.partial(type("Handler", (_Quiet,), {"empty_index": empty_index}), directory=str(site_dir))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
 @pytest.fixture(scope="module")
 def server(site):
-    handler = functools.partial(_Quiet, directory=str(site["dir"]))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    """The site as built."""
+    httpd, url = _serve(site["dir"])
+    yield url
     httpd.shutdown()
 
 
+# On the page visits the search worker gets the site's search configuration (its languages, so their
+# scripts still load) with no documents: building the whole index of both editions costs about half a
+# CPU second per page load and none of these checks reads it. Search itself, on the real index, is
+# tested below in both languages.
+@pytest.fixture(scope="module")
+def visit_server(site):
+    """The site as built, but for its search index: the same configuration, no documents."""
+    index = json.loads((site["dir"] / "search" / "search_index.json").read_text(encoding="utf-8"))
+    httpd, url = _serve(site["dir"], json.dumps({"config": index["config"], "docs": []}).encode())
+    yield url
+    httpd.shutdown()
+
+
+# No host but this one resolves: the site must work offline, and a request elsewhere fails at once
+# (each is also reported as a problem of the page that made it).
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-default-apps"]
+        "--disable-sync", "--no-first-run", "--disable-default-apps",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 # Pages are visited by several browsers side by side: a visit mostly waits (for the network to go
 # quiet, for axe), so on 2 cores three browsers take well under half the time of one.
 BROWSERS = int(os.environ.get("EVC_TEST_BROWSERS") or 3)
@@ -59,33 +100,28 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def urls(site, server):
+def urls(site, visit_server):
     found = []
     for page in sorted(site["dir"].rglob("index.html")):
         rel = page.parent.relative_to(site["dir"]).as_posix()
-        found.append(server if rel == "." else f"{server}{rel}/")
+        found.append(visit_server if rel == "." else f"{visit_server}{rel}/")
     assert len(found) >= 10, found
     return found
 
 
 class Visit:
-    """A page opened in a fresh context, with everything that went wrong while it loaded."""
+    """A page opened in a fresh context (or in `context`, a browser's context for one kind of visit),
+    with everything that went wrong while it loaded. Nothing is routed: routing would turn off the
+    browser's cache."""
 
-    def __init__(self, browser, url, search_index: str | None = None, **context):
-        self.context = browser.new_context(**context)
+    def __init__(self, browser, url, context=None, **options):
+        self.own = context is None
+        self.context = browser.new_context(**options) if self.own else context
         self.problems: list[str] = []
         host = urlparse(url).netloc
-
-        def route(r):
-            if urlparse(r.request.url).netloc not in (host, ""):
-                self.problems.append(f"request to another host: {r.request.url}")
-                return r.abort()
-            if search_index is not None and urlparse(r.request.url).path.endswith("/search/search_index.json"):
-                return r.fulfill(body=search_index, content_type="application/json")
-            return r.continue_()
-
-        self.context.route("**/*", route)
         self.page = self.context.new_page()
+        self.page.on("request", lambda r: urlparse(r.url).netloc not in (host, "")
+                     and self.problems.append(f"request to another host: {r.url}"))
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
@@ -93,15 +129,11 @@ class Visit:
         self.page.goto(url, wait_until="networkidle")
 
     def close(self):
-        self.context.close()
+        (self.context if self.own else self.page).close()
 
 
 # Each page is opened twice: on a desktop in the light scheme, and on a phone in the dark scheme.
 # Every check of a page is made during those two visits; the tests below assert on what was seen.
-# On these visits the search worker gets the site's search configuration (its languages, so their
-# scripts still load) with no documents: building the whole index of both editions costs about half a
-# CPU second per page load and none of these checks reads it. Search itself, on the real index, is
-# tested below in both languages.
 VISITS = {"light": {"color_scheme": "light", "permissions": ["clipboard-read", "clipboard-write"]},
           "dark-phone": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844},
                          "is_mobile": True, "has_touch": True}}
@@ -138,13 +170,13 @@ def _chart_checks(v: Visit, seen: dict) -> None:
                                    and chart.locator("path, rect, use").count() > 3))
 
 
-def _visit(browser, url: str, how: str, search_index: str) -> dict:
+def _visit(browser, context, url: str, how: str) -> dict:
     seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0, "switch": {}}
-    v = Visit(browser, url, search_index, **VISITS[how])
+    v = Visit(browser, url, context)
     if "Traceback (most recent call last)" in v.page.inner_text("body"):
         seen["problems"].append("a traceback is visible")
     if AXE.is_file():  # before the copy clicks: their toast fades in and out, and axe would catch it half-opaque
-        v.page.add_script_tag(path=str(AXE))
+        v.page.add_script_tag(url=urljoin(url, AXE_PATH))
         seen["axe"] = v.page.evaluate(AXE_JS)
     if how == "light":
         _copy_checks(v, seen)
@@ -163,34 +195,36 @@ def _visit(browser, url: str, how: str, search_index: str) -> dict:
     return seen
 
 
-def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list, search_index: str) -> None:
-    """One browser of its own (Playwright objects belong to the thread that made them), visiting until none is left."""
+def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list) -> None:
+    """One browser of its own (Playwright objects belong to the thread that made them), visiting until none is left.
+
+    Its visits of one kind (light desktop, dark phone) share a context, so the theme's scripts, axe and the
+    search worker's are fetched and compiled once per browser, as a reader's browser caches them."""
     try:
         with sync_api.sync_playwright() as pw:
             b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            contexts = {how: b.new_context(**options) for how, options in VISITS.items()}
             while True:
                 try:
                     url, how = todo.get_nowait()
                 except queue.Empty:
                     break
-                seen[url][how] = _visit(b, url, how, search_index)
+                seen[url][how] = _visit(b, contexts[how], url, how)
             b.close()
     except Exception as e:  # noqa: BLE001 -- carried to the main thread, which raises it
         failed.append(e)
 
 
 @pytest.fixture(scope="module")
-def seen(urls, site):
+def seen(urls):
     """url -> visit -> what was seen there."""
     ARTIFACTS.mkdir(exist_ok=True)
-    index = json.loads((site["dir"] / "search" / "search_index.json").read_text(encoding="utf-8"))
-    empty_index = json.dumps({"config": index["config"], "docs": []})
     seen = {url: {} for url in urls}
     todo, failed = queue.SimpleQueue(), []
     for url in urls:
         for how in VISITS:
             todo.put((url, how))
-    threads = [threading.Thread(target=_visitor, args=(todo, seen, failed, empty_index)) for _ in range(BROWSERS)]
+    threads = [threading.Thread(target=_visitor, args=(todo, seen, failed)) for _ in range(BROWSERS)]
     for t in threads:
         t.start()
     for t in threads:
@@ -236,11 +270,11 @@ def _editions(url: str, server: str) -> dict[str, str]:
     return {"en": server + rel, "zh": server + "zh/" + rel}
 
 
-def test_the_language_switch_leads_to_the_same_page_in_the_other_language(seen, server):
+def test_the_language_switch_leads_to_the_same_page_in_the_other_language(seen, visit_server):
     wrong = {url: visits["light"]["switch"] for url, visits in seen.items()
-             if visits["light"]["switch"] != _editions(url, server)}
+             if visits["light"]["switch"] != _editions(url, visit_server)}
     assert not wrong, f"language menus that lead elsewhere than the page's twin: {dict(list(wrong.items())[:5])}"
-    assert any(url.startswith(server + "zh/") for url in seen), "no Chinese page was visited"
+    assert any(url.startswith(visit_server + "zh/") for url in seen), "no Chinese page was visited"
 
 
 def test_choosing_chinese_in_the_menu_opens_the_chinese_page(browser, server):
@@ -265,8 +299,8 @@ def test_search_finds_a_chinese_term_on_the_chinese_graph_breaks_page(browser, s
     v.close()
 
 
-def test_dark_and_light_toggle(browser, urls):
-    v = Visit(browser, urls[0])
+def test_dark_and_light_toggle(browser, server):
+    v = Visit(browser, server)
     scheme = lambda: v.page.get_attribute("body", "data-md-color-scheme")  # noqa: E731
     first = scheme()
     v.page.locator("form[data-md-component=palette] label:visible").first.click()
@@ -276,8 +310,8 @@ def test_dark_and_light_toggle(browser, urls):
     v.close()
 
 
-def test_search_finds_graph_break(browser, urls):
-    v = Visit(browser, urls[0])
+def test_search_finds_graph_break(browser, server):  # on the real index
+    v = Visit(browser, server)
     v.page.keyboard.press("/")  # Material's search shortcut, then type as a reader does
     v.page.keyboard.type("graph break", delay=20)
     items = v.page.locator(".md-search-result__item")

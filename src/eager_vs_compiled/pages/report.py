@@ -80,7 +80,9 @@ def standalone_html(rec: Record, ready: dict) -> str:
     body.append(_chart(rec))
     title = html.escape(f"torch.compile on {rec.title}")
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
-            f'content="width=device-width, initial-scale=1"><title>{title}</title><style>{CSS}</style></head>'
+            f'content="width=device-width, initial-scale=1"><title>{title}</title>'
+            # no icon to fetch: the file is opened on its own, often from disk, and asks nothing of a server
+            f'<link rel="icon" href="data:,"><style>{CSS}</style></head>'
             f"<body><main><h1>{title}</h1>\n" + "\n".join(body) + "\n</main></body></html>\n")
 
 
