@@ -69,8 +69,8 @@ def server(site):
 
 
 # On the page visits the search worker gets the site's search configuration (its languages, so their
-# scripts still load) with no documents: building the whole index of both editions costs about half a
-# CPU second per page load and none of these checks reads it. Search itself, on the real index, is
+# scripts still load) with no documents: building the whole index of both editions costs half a CPU
+# second to a second per page load, by machine, and none of these checks reads it. Search itself, on the real index, is
 # tested below in both languages.
 @pytest.fixture(scope="module")
 def visit_server(site):

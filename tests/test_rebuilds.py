@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from eager_vs_compiled import child, machine, measure, peaks, records, snippets, store, workloads
+from eager_vs_compiled import child, isolate, machine, measure, peaks, records, snippets, store, workloads
 from eager_vs_compiled.pages import code, provenance, tables
 from helpers import ROOT, make_record
 
@@ -110,8 +110,7 @@ def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records
     # then would land before measure's handler is in place, which is not what this test is about).
     while not kids and time.monotonic() < deadline:
         time.sleep(0.5)
-        kids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _ppid(p) == proc.pid
-                and b"eager_vs_compiled.child" in _cmdline(p)]
+        kids = [pid for pid, _ in isolate.children(proc.pid) if b"eager_vs_compiled.child" in _cmdline(pid)]
     assert kids, "measure started no child process"
     os.kill(proc.pid, sig)
     t0 = time.monotonic()
@@ -143,16 +142,9 @@ def test_kill_children_kills_each_child_with_its_group():
     assert not Path(f"/proc/{out[2]}").exists() or _state(int(out[2])) == "Z", "the group's other process lived on"
 
 
-def _ppid(p: Path) -> int:
+def _cmdline(pid: int) -> bytes:
     try:
-        return int(p.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return -1
-
-
-def _cmdline(p: Path) -> bytes:
-    try:
-        return p.joinpath("cmdline").read_bytes()
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
 

@@ -40,19 +40,29 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def kill_children() -> None:
-    """Kill every child of this process, with its process group (read from /proc: Linux only).
-
-    For an interrupt that lands while a child is being started, before `run` holds it: the child
-    would otherwise outlive this process."""
-    me = os.getpid()
+def children(parent: int | None = None) -> list[tuple[int, int]]:
+    """(pid, process group) of each child of `parent` (default: this process), read from /proc: Linux only."""
+    parent = os.getpid() if parent is None else parent
+    found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             ppid, group = (int(f) for f in stat.read_text().rsplit(")", 1)[1].split()[1:3])
-            pid = int(stat.parent.name)
-            if ppid == me:  # a group of its own (started by `run`): the group; else the child alone
-                os.killpg(pid, signal.SIGKILL) if group == pid else os.kill(pid, signal.SIGKILL)
         except (OSError, ValueError, IndexError):  # gone meanwhile
+            continue
+        if ppid == parent:
+            found.append((int(stat.parent.name), group))
+    return found
+
+
+def kill_children() -> None:
+    """Kill every child of this process, with its process group when it leads one (started by `run`).
+
+    For an interrupt that lands while a child is being started, before `run` holds it: the child
+    would otherwise outlive this process."""
+    for pid, group in children():
+        try:
+            os.killpg(pid, signal.SIGKILL) if group == pid else os.kill(pid, signal.SIGKILL)
+        except OSError:  # gone meanwhile
             pass
 
 
