@@ -109,27 +109,32 @@ def urls(site, visit_server):
     return found
 
 
-class Visit:
-    """A page opened in a fresh context (or in `context`, a browser's context for one kind of visit),
-    with everything that went wrong while it loaded. Nothing is routed: routing would turn off the
-    browser's cache."""
+class Tab:
+    """A browser tab that opens pages one after another, as a reader goes from page to page, and keeps
+    what went wrong while the last one loaded. Nothing is routed: routing would turn off the browser's cache."""
 
-    def __init__(self, browser, url, context=None, **options):
-        self.own = context is None
-        self.context = browser.new_context(**options) if self.own else context
-        self.problems: list[str] = []
-        host = urlparse(url).netloc
-        self.page = self.context.new_page()
-        self.page.on("request", lambda r: urlparse(r.url).netloc not in (host, "")
+    def __init__(self, context):
+        self.page, self.problems, self.host = context.new_page(), [], ""
+        self.page.on("request", lambda r: urlparse(r.url).netloc not in (self.host, "")
                      and self.problems.append(f"request to another host: {r.url}"))
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
         self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+
+    def open(self, url: str) -> "Tab":
+        """Load `url` until the network is quiet (the previous page's was: nothing of it is still loading)."""
+        self.problems, self.host = [], urlparse(url).netloc
         self.page.goto(url, wait_until="networkidle")
+        return self
 
     def close(self):
-        (self.context if self.own else self.page).close()
+        self.page.context.close()
+
+
+def visit(browser, url: str, **options) -> Tab:
+    """`url` in a tab of a fresh context of its own (close it with .close())."""
+    return Tab(browser.new_context(**options)).open(url)
 
 
 # Each page is opened twice: on a desktop in the light scheme, and on a phone in the dark scheme.
@@ -148,7 +153,7 @@ ORPHAN_TABLES_JS = """() => [...document.querySelectorAll('article table')].filt
     return true; }).length"""
 
 
-def _copy_checks(v: Visit, seen: dict) -> None:
+def _copy_checks(v: Tab, seen: dict) -> None:
     blocks = v.page.locator("article pre > code")
     buttons = v.page.locator("article pre button[data-md-type=copy]")  # Material's copy button
     if blocks.count() != buttons.count():
@@ -163,16 +168,16 @@ def _copy_checks(v: Visit, seen: dict) -> None:
             seen["copied"].add(title)
 
 
-def _chart_checks(v: Visit, seen: dict) -> None:
+def _chart_checks(v: Tab, seen: dict) -> None:
     for chart in v.page.locator("svg.evc-chart:visible").all():  # other machines' charts sit in hidden tabs
         box = chart.bounding_box()
         seen["charts"].append(bool(box and box["width"] > 100 and box["height"] > 50
                                    and chart.locator("path, rect, use").count() > 3))
 
 
-def _visit(browser, context, url: str, how: str) -> dict:
+def _visit(tab: Tab, url: str, how: str) -> dict:
     seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0, "switch": {}}
-    v = Visit(browser, url, context)
+    v = tab.open(url)
     if "Traceback (most recent call last)" in v.page.inner_text("body"):
         seen["problems"].append("a traceback is visible")
     if AXE.is_file():  # before the copy clicks: their toast fades in and out, and axe would catch it half-opaque
@@ -191,25 +196,25 @@ def _visit(browser, context, url: str, how: str) -> dict:
                 "zh", "zh-benchmarks", "zh-troubleshooting-graph-breaks"):
         v.page.screenshot(path=str(ARTIFACTS / f"{name}-{how}.png"), full_page=how == "light")
     seen["problems"] += v.problems
-    v.close()
     return seen
 
 
 def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list) -> None:
     """One browser of its own (Playwright objects belong to the thread that made them), visiting until none is left.
 
-    Its visits of one kind (light desktop, dark phone) share a context, so the theme's scripts, axe and the
-    search worker's are fetched and compiled once per browser, as a reader's browser caches them."""
+    Its visits of one kind (light desktop, dark phone) go one after another in one tab, so the theme's
+    scripts, axe and the search worker's are fetched and compiled once per browser and kind, as a reader's
+    browser caches them (a new tab per visit costs a new page process: about 0.4 CPU s a visit on 2 cores)."""
     try:
         with sync_api.sync_playwright() as pw:
             b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            contexts = {how: b.new_context(**options) for how, options in VISITS.items()}
+            tabs = {how: Tab(b.new_context(**options)) for how, options in VISITS.items()}
             while True:
                 try:
                     url, how = todo.get_nowait()
                 except queue.Empty:
                     break
-                seen[url][how] = _visit(b, contexts[how], url, how)
+                seen[url][how] = _visit(tabs[how], url, how)
             b.close()
     except Exception as e:  # noqa: BLE001 -- carried to the main thread, which raises it
         failed.append(e)
@@ -278,7 +283,7 @@ def test_the_language_switch_leads_to_the_same_page_in_the_other_language(seen, 
 
 
 def test_choosing_chinese_in_the_menu_opens_the_chinese_page(browser, server):
-    v = Visit(browser, f"{server}troubleshooting/graph-breaks/")
+    v = visit(browser, f"{server}troubleshooting/graph-breaks/")
     v.page.locator(".md-select").first.hover()
     with v.page.expect_navigation():
         v.page.locator('.md-select a[hreflang="zh"]').first.click()
@@ -288,7 +293,7 @@ def test_choosing_chinese_in_the_menu_opens_the_chinese_page(browser, server):
 
 
 def test_search_finds_a_chinese_term_on_the_chinese_graph_breaks_page(browser, server):
-    v = Visit(browser, f"{server}zh/troubleshooting/graph-breaks/")
+    v = visit(browser, f"{server}zh/troubleshooting/graph-breaks/")
     v.page.keyboard.press("/")
     v.page.keyboard.type("图中断", delay=50)  # typed as text, as an input method commits it ...
     v.page.keyboard.press("End")  # ... then a key is released, which is what the theme's search listens to
@@ -300,7 +305,7 @@ def test_search_finds_a_chinese_term_on_the_chinese_graph_breaks_page(browser, s
 
 
 def test_dark_and_light_toggle(browser, server):
-    v = Visit(browser, server)
+    v = visit(browser, server)
     scheme = lambda: v.page.get_attribute("body", "data-md-color-scheme")  # noqa: E731
     first = scheme()
     v.page.locator("form[data-md-component=palette] label:visible").first.click()
@@ -311,7 +316,7 @@ def test_dark_and_light_toggle(browser, server):
 
 
 def test_search_finds_graph_break(browser, server):  # on the real index
-    v = Visit(browser, server)
+    v = visit(browser, server)
     v.page.keyboard.press("/")  # Material's search shortcut, then type as a reader does
     v.page.keyboard.type("graph break", delay=20)
     items = v.page.locator(".md-search-result__item")
@@ -322,7 +327,7 @@ def test_search_finds_graph_break(browser, server):  # on the real index
 
 
 def test_the_standalone_model_report_opens_offline(browser, server):
-    v = Visit(browser, f"{server}data/reports/my_model_factory-factory.html")
+    v = visit(browser, f"{server}data/reports/my_model_factory-factory.html")
     assert v.page.locator("table").count() >= 1 and "Verdict" in v.page.inner_text("body")
     assert not v.problems, v.problems  # no request to another host, no console error
     v.close()
@@ -332,7 +337,7 @@ def test_a_benchmark_tables_csv_downloads_and_parses(browser, server):
     import csv
     import io
 
-    v = Visit(browser, f"{server}benchmarks/mlp-transformer/")
+    v = visit(browser, f"{server}benchmarks/mlp-transformer/")
     link = v.page.locator("a[download]", has_text="CSV").first
     with v.page.expect_download() as info:
         link.click()
