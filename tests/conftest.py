@@ -24,23 +24,30 @@ os.environ.setdefault("EVC_CACHE", str(_CACHE))
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
-from helpers import build, history_files, last_report  # noqa: E402
+from helpers import MKDOCS, history_files, last_report  # noqa: E402
 
 
 def pytest_sessionfinish(session, exitstatus):
-    pool = session.config.stash.get(SNIPPET_POOL, None)
-    if pool is not None and pool.poll() is None:  # stopped early (a failure with -x, Ctrl-C): stop the runs too
-        pool.terminate()
-        pool.wait()
+    for key in (SNIPPET_POOL, SITE_BUILD):  # stopped early (a failure with -x, Ctrl-C): stop the runs and the build too
+        proc = session.config.stash.get(key, None)
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            proc.wait()
     shutil.rmtree(_STORE.parent, ignore_errors=True)
     shutil.rmtree(_CACHE, ignore_errors=True)
 
 
+def _phase(item) -> int:
+    """The tests that wait for the snippet runs after the others (which run meanwhile); then the tests
+    marked beside_build, while the site builds (it reuses the snippet runs of the tests); the tests of
+    the built site and the browser last."""
+    if item.get_closest_marker("beside_build"):
+        return 3
+    return {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 4, "test_browser.py": 5}.get(item.path.name, 0)
+
+
 def pytest_collection_modifyitems(config, items):
-    # The tests that wait for the snippet runs after the others (which run meanwhile), the site build and
-    # the browser last: the build then reuses the snippet runs of the tests.
-    order = {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 3, "test_browser.py": 4}
-    items.sort(key=lambda item: order.get(item.path.name, 0))
+    items.sort(key=_phase)
 
 
 # --- Every snippet really runs, side by side, from the start of the session ---------------------------
@@ -92,19 +99,42 @@ def snippet_result(request):
     return wait
 
 
+# --- The real site, built once per run, beside the tests marked beside_build ---------------------------
+# The build is one process that keeps one core busy for most of a minute: it starts when the first test
+# marked beside_build starts (or when a test first asks for the site), and those tests use the other core.
+SITE_BUILD = pytest.StashKey[subprocess.Popen]()
+SITE_STARTED = pytest.StashKey[dict]()
+
+
+def _start_site_build(config) -> dict:
+    if SITE_STARTED not in config.stash:
+        out = config._tmp_path_factory.mktemp("site")  # what the tmp_path_factory fixture hands out
+        started = {"dir": out / "site", "log": out / "build.log", "history_before": history_files(),
+                   "t0": time.perf_counter()}
+        with open(started["log"], "w") as log:
+            config.stash[SITE_BUILD] = subprocess.Popen([*MKDOCS, "-d", str(started["dir"])], cwd=ROOT,
+                                                        stdout=subprocess.DEVNULL, stderr=log, text=True)
+        config.stash[SITE_STARTED] = started
+    return config.stash[SITE_STARTED]
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("beside_build") and any("site" in i.fixturenames for i in item.session.items):
+        _start_site_build(item.config)
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
+def site(request):
     """The real site, built once per test run (measuring into the store copy whatever is missing).
 
     EVC_TEST_SITE=DIR reuses a site already built into DIR (for working on the browser tests only).
     """
     if os.environ.get("EVC_TEST_SITE"):
         return {"dir": Path(os.environ["EVC_TEST_SITE"])}
-    out = tmp_path_factory.mktemp("site")
-    history = history_files()
-    t0 = time.perf_counter()
-    done = build(out / "site")
-    assert done.returncode == 0, done.stderr[-5000:]
-    print(f"\nsite build: {time.perf_counter() - t0:.0f} s {last_report()}")
-    return {"dir": out / "site", "report": last_report(), "log": done.stderr,
-            "history_before": history, "history_after": history_files()}
+    started = _start_site_build(request.config)
+    code = request.config.stash[SITE_BUILD].wait(timeout=3600)
+    log = started["log"].read_text()
+    assert code == 0, log[-5000:]
+    print(f"\nsite build: {time.perf_counter() - started['t0']:.0f} s {last_report()}")
+    return {"dir": started["dir"], "report": last_report(), "log": log,
+            "history_before": started["history_before"], "history_after": history_files()}

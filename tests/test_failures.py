@@ -54,6 +54,7 @@ from helpers import RELEASE, ROOT, build, make_record
 
 
 @pytest.mark.slow
+@pytest.mark.beside_build
 def test_6_a_notebook_cell_that_raises_fails_the_build_naming_the_notebook(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n")

@@ -44,6 +44,7 @@ def test_every_cpu_recipe_of_the_suite_is_planned_or_skipped_with_a_reason():
 
 
 @pytest.mark.slow
+@pytest.mark.beside_build
 @pytest.mark.parametrize("step, modes", [
     ("inference", workloads.CPU_RECIPES),
     ("training", ("default", "default+compiled-optimizer", "eager+cl", "default+cl+bf16", "default+cl")),

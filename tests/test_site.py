@@ -87,6 +87,7 @@ def test_no_built_page_shows_the_builders_checkout_path(site):
 HELLO = '"""Hello."""\nprint("hi")\nassert True\n'
 
 
+@pytest.mark.beside_build
 def test_an_unchanged_rebuild_measures_and_runs_nothing(tmp_path):
     from eager_vs_compiled import store
 
@@ -119,6 +120,7 @@ def test_an_unchanged_rebuild_measures_and_runs_nothing(tmp_path):
     ('# Page\n\n{{ snipet("hello.py") }}\n', "unknown directive 'snipet'; known: amortisation"),
     ('# Page\n\n{{ snippet(open("x")) }}\n', "arguments must be Python literals"),
 ])
+@pytest.mark.beside_build
 def test_a_failing_directive_stops_the_build_naming_page_and_line(tmp_path, page, message):
     env = small_site(tmp_path, page, {"hello.py": HELLO,
                                      "broken_example.py": '"""Breaks."""\nraise RuntimeError("no")\n'})
