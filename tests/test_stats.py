@@ -37,3 +37,11 @@ def test_breakeven_is_none_when_compiled_is_not_faster():
 def test_relative_error_of_median_needs_three_samples():
     assert stats.median_rel_error([1.0, 1.0]) == math.inf
     assert stats.median_rel_error([1.0, 1.0, 1.0]) == 0.0
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 7, 41, 100])
+def test_the_bootstrap_draws_the_indices_randrange_would(k):
+    # The intervals on the pages depend on these draws: the fast path must not move them.
+    fast, slow = stats._rng("w", "default", k), stats._rng("w", "default", k)
+    for _ in range(50):
+        assert stats._draw(fast, k) == [slow.randrange(k) for _ in range(k)]
