@@ -119,7 +119,8 @@ def _start_site_build(config) -> dict:
 
 
 def pytest_runtest_setup(item):
-    if item.get_closest_marker("beside_build") and any("site" in i.fixturenames for i in item.session.items):
+    if (item.get_closest_marker("beside_build") and not os.environ.get("EVC_TEST_SITE")
+            and any("site" in i.fixturenames for i in item.session.items)):
         _start_site_build(item.config)
 
 
