@@ -28,8 +28,8 @@ from helpers import MKDOCS, history_files, last_report  # noqa: E402
 
 
 def pytest_sessionfinish(session, exitstatus):
-    for key in (SNIPPET_POOL, SITE_BUILD):  # stopped early (a failure with -x, Ctrl-C): stop the runs and the build too
-        proc = session.config.stash.get(key, None)
+    build = session.config.stash.get(SITE_BUILD, {}).get("proc")
+    for proc in (session.config.stash.get(SNIPPET_POOL, None), build):  # stopped early (-x, Ctrl-C): stop them too
         if proc is not None and proc.poll() is None:
             proc.terminate()
             proc.wait()
@@ -102,20 +102,19 @@ def snippet_result(request):
 # --- The real site, built once per run, beside the tests marked beside_build ---------------------------
 # The build is one process that keeps one core busy for most of a minute: it starts when the first test
 # marked beside_build starts (or when a test first asks for the site), and those tests use the other core.
-SITE_BUILD = pytest.StashKey[subprocess.Popen]()
-SITE_STARTED = pytest.StashKey[dict]()
+SITE_BUILD = pytest.StashKey[dict]()  # the build's process ("proc"), folder, log and the history before it
 
 
 def _start_site_build(config) -> dict:
-    if SITE_STARTED not in config.stash:
+    if SITE_BUILD not in config.stash:
         out = config._tmp_path_factory.mktemp("site")  # what the tmp_path_factory fixture hands out
         started = {"dir": out / "site", "log": out / "build.log", "history_before": history_files(),
                    "t0": time.perf_counter()}
         with open(started["log"], "w") as log:
-            config.stash[SITE_BUILD] = subprocess.Popen([*MKDOCS, "-d", str(started["dir"])], cwd=ROOT,
-                                                        stdout=subprocess.DEVNULL, stderr=log, text=True)
-        config.stash[SITE_STARTED] = started
-    return config.stash[SITE_STARTED]
+            started["proc"] = subprocess.Popen([*MKDOCS, "-d", str(started["dir"])], cwd=ROOT,
+                                               stdout=subprocess.DEVNULL, stderr=log, text=True)
+        config.stash[SITE_BUILD] = started
+    return config.stash[SITE_BUILD]
 
 
 def pytest_runtest_setup(item):
@@ -133,7 +132,7 @@ def site(request):
     if os.environ.get("EVC_TEST_SITE"):
         return {"dir": Path(os.environ["EVC_TEST_SITE"])}
     started = _start_site_build(request.config)
-    code = request.config.stash[SITE_BUILD].wait(timeout=3600)
+    code = started["proc"].wait(timeout=3600)
     log = started["log"].read_text()
     assert code == 0, log[-5000:]
     print(f"\nsite build: {time.perf_counter() - started['t0']:.0f} s {last_report()}")
