@@ -33,6 +33,22 @@ def make_record(name="mlp", machine_info=None, torch_version=None, eager=(0.010,
                   date="2026-12-01T00:00:00+00:00", git_commit=None, results=results)
 
 
+def cli(capsys, *args) -> tuple[int, str, str]:
+    """`python -m eager_vs_compiled ARGS` run in this process: (exit code, stdout, stderr).
+
+    For the tests of what the CLI says; each subprocess would import torch again (2 to 3 CPU s). The
+    entry point itself is run as a real process by the tests that measure (test_cli, test_rebuilds)."""
+    from eager_vs_compiled import cli as evc_cli
+
+    capsys.readouterr()
+    try:
+        code = evc_cli.main(list(args))
+    except SystemExit as e:  # argparse refusing an argument
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
 
 

@@ -4,7 +4,7 @@ import pytest
 import sys
 
 from eager_vs_compiled import cli, machine, store
-from helpers import ROOT, make_record
+from helpers import ROOT, cli as run_in_process, make_record
 
 
 
@@ -15,25 +15,25 @@ def run_cli(*args, env=None):
                           text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src"), **(env or {})})
 
 
-def test_unknown_workload_exits_2_and_lists_the_valid_ones():
-    out = run_cli("measure", "--workload", "resnet9000")
-    assert out.returncode == 2
-    assert "resnet9000" in out.stderr and "pointwise_16" in out.stderr and "resnet50_infer_fp32" in out.stderr
+def test_unknown_workload_exits_2_and_lists_the_valid_ones(capsys):
+    code, _, err = run_in_process(capsys, "measure", "--workload", "resnet9000")
+    assert code == 2
+    assert "resnet9000" in err and "pointwise_16" in err and "resnet50_infer_fp32" in err
 
 
-def test_unknown_mode_exits_2_and_lists_the_valid_ones():
-    out = run_cli("measure", "--mode", "turbo")
-    assert out.returncode == 2
-    assert "turbo" in out.stderr and "max-autotune" in out.stderr
+def test_unknown_mode_exits_2_and_lists_the_valid_ones(capsys):
+    code, _, err = run_in_process(capsys, "measure", "--mode", "turbo")
+    assert code == 2
+    assert "turbo" in err and "max-autotune" in err
 
 
-def test_list_names_every_workload():
-    out = run_cli("list")
-    assert out.returncode == 0
+def test_list_names_every_workload(capsys):
+    code, out, _ = run_in_process(capsys, "list")
+    assert code == 0
     from eager_vs_compiled import workloads
 
     for name in workloads.WORKLOADS:
-        assert name in out.stdout
+        assert name in out
 
 
 def test_show_prints_tables_of_every_machine(tmp_path, capsys):
@@ -71,20 +71,20 @@ def test_a_budget_too_small_for_anything_records_every_mode_as_skipped(tmp_path)
     assert "2 skipped" in out.stderr
 
 
-def test_bad_budget_and_family_exit_2_naming_the_input():
-    out = run_cli("measure", "--budget", "-5")
-    assert out.returncode == 2 and "-5" in out.stderr
-    out = run_cli("measure", "--family", "resnot")
-    assert out.returncode == 2 and "resnot" in out.stderr and "pointwise" in out.stderr
+def test_bad_budget_and_family_exit_2_naming_the_input(capsys):
+    code, _, err = run_in_process(capsys, "measure", "--budget", "-5")
+    assert code == 2 and "-5" in err
+    code, _, err = run_in_process(capsys, "measure", "--family", "resnot")
+    assert code == 2 and "resnot" in err and "pointwise" in err
 
 
-def test_gpu_profile_without_a_gpu_says_how_to_rehearse():
+def test_gpu_profile_without_a_gpu_says_how_to_rehearse(capsys):
     import torch
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a CUDA GPU: --profile gpu is its own profile here")
-    out = run_cli("measure", "--profile", "gpu")
-    assert out.returncode == 2 and "--device cpu" in out.stderr
+    code, _, err = run_in_process(capsys, "measure", "--profile", "gpu")
+    assert code == 2 and "--device cpu" in err
 
 
 # The GPU plan rehearsed on the CPU, end to end: tests/test_core_imports.py, on a bare image.
