@@ -22,6 +22,17 @@ _CACHE = Path(tempfile.mkdtemp(prefix="evc-test-cache-"))
 os.environ.setdefault("EVC_SNIPPETS", str(ROOT / "snippets"))
 os.environ.setdefault("EVC_CACHE", str(_CACHE))
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
+# Every fresh compile cache (most cold-start snippets and measurements make one, tens per run) would
+# first build and load a probe program per vector instruction set Inductor knows (cpu_vec_isa.py):
+# about 6 CPU s each on the 2-core machines, some 130 CPU s a run. The tests trust the CPU's flags
+# instead (Inductor's own switch; it picks the same instruction set, so the same kernels); only the
+# AVX-512 extension probes still run. `./evc.sh site` runs every snippet as a reader does, probes and all.
+os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")
+# The snippets run side by side with the other tests, more threads than cores: OpenMP's threads,
+# spin-waiting between parallel regions (libgomp's default), would burn the cores the other runs need
+# (about a fifth of the snippets' CPU time on 2 cores). Here they sleep instead. Timings are not
+# asserted; `./evc.sh site` runs one snippet at a time with OpenMP's defaults, as a reader does.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 from helpers import MKDOCS, history_files, last_report  # noqa: E402

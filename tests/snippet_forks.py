@@ -80,6 +80,8 @@ def _child(request: dict) -> int:
 def serve() -> None:
     for name in PRELOAD:
         __import__(name)
+    from torch._inductor import cpu_vec_isa
+    cpu_vec_isa.pick_vec_isa()  # the instruction set Inductor compiles for, known to every fork
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     for line in sys.stdin:
         request = json.loads(line)
