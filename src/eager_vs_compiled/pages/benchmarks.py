@@ -14,6 +14,7 @@ from ..records import Record
 from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_time, interval, machine_label, ok, record_line,
                          skipped_note, speedup, stamp, tab, tab_label, this_machine)
 from .lang import tr, tr_known
+from .machines import roof
 from .tables import table
 
 PAGE = {f: f"{f}.md" for f in workloads.FAMILIES}
@@ -166,8 +167,6 @@ def _pointwise_row(r: Record, eager_pts: list, comp_pts: list) -> str:
 
 def pointwise() -> str:
     """Time per call and effective bandwidth against the chain length N."""
-    from . import recipe
-
     names = [w.name for w in workloads.family("pointwise")]
     out = []
     for slug, recs in records_by_machine(names).items():
@@ -178,7 +177,7 @@ def pointwise() -> str:
         chart = charts.lines({"eager": eager_pts, tr("compiled (default)"): comp_pts},
                              tr("Time per call vs chain length on {machine}", machine=machine_label(recs[0].machine)),
                              tr("N, elementwise ops in the chain"), tr("ms per call"), f"pointwise-{slug}")
-        roof = recipe.roof(slug)
-        bw = tr("This machine's measured copy bandwidth: **{bw} GB/s**. ", bw=f"{roof['copy_gb_s']:.1f}") if roof else ""
+        top = roof(slug)
+        bw = tr("This machine's measured copy bandwidth: **{bw} GB/s**. ", bw=f"{top['copy_gb_s']:.1f}") if top else ""
         out.append(tab(tab_label(slug, recs), chart + "\n" + "\n".join(lines) + "\n\n" + bw + stamp(recs)))
     return "\n".join(out)

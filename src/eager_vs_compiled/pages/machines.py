@@ -11,6 +11,13 @@ from .lang import is_zh, tr
 from .provenance import label, ok, record_line, span, this_machine
 
 
+def roof(slug: str) -> dict | None:
+    """This machine's measured peaks (measured now if missing), another machine's committed ones."""
+    if slug == this_machine():
+        return peaks.ensure()
+    return peaks.load(store.default_root(), slug)
+
+
 def build_machine() -> str:
     """This build's machine in words, from its machine facts: 'Intel Xeon, 2 cores (`slug`), with no
     CUDA GPU' or '..., with 1 CUDA GPU (NVIDIA H200)'."""

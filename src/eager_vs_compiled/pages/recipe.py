@@ -9,22 +9,16 @@ import json
 import os
 from pathlib import Path
 
-from .. import isolate, peaks, recipes, stats, store, workloads
+from .. import isolate, recipes, stats, workloads
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
 from .lang import tr
+from .machines import roof
 from .provenance import (breakeven, code, esc, fmt_time, machine_label, noise_floor, ok, speedup, stamp, tab, tab_label,
                          this_machine, verdict)
 
 TARGET_SHARE = 0.80  # below this share of the measured peak, the winner's time is broken down
-
-
-def roof(slug: str) -> dict | None:
-    """This machine's measured peaks (measured now if missing), another machine's committed ones."""
-    if slug == this_machine():
-        return peaks.ensure()
-    return peaks.load(store.default_root(), slug)
 
 
 def _recipe_workloads(arch: str, step: str) -> list[str]:
