@@ -78,6 +78,13 @@ def test_bad_budget_and_family_exit_2_naming_the_input(capsys):
     assert code == 2 and "resnot" in err and "pointwise" in err
 
 
+def test_workloads_named_with_w_are_measured_in_the_order_given(capsys):
+    code, out, _ = run_in_process(capsys, "measure", "-w", "transformer_block", "-w", "tiny_op", "-w", "mlp", "--dry-run")
+    assert code == 0
+    planned = [line.split(":")[0] for line in out.splitlines() if ": " in line and "(about" in line]
+    assert planned == ["transformer_block", "tiny_op", "mlp"]  # the registry's order is tiny_op, mlp, transformer
+
+
 def test_gpu_profile_without_a_gpu_says_how_to_rehearse(capsys):
     import torch
 

@@ -28,7 +28,8 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
     sub = p.add_subparsers(dest="command", required=True)
     m = sub.add_parser("measure", help="measure workloads missing or stale for this machine")
     m.add_argument("--workload", "-w", action="append", choices=workload_names, metavar="NAME",
-                   help=f"workload to measure (repeatable; default: all). One of: {', '.join(workload_names)}")
+                   help=f"workload to measure (repeatable, measured in the order given; default: all). One of: "
+                        f"{', '.join(workload_names)}")
     m.add_argument("--mode", action="append", type=_recipe, metavar="MODE",
                    help=f"only these modes (repeatable): {', '.join(modes)}, or a recipe, a mode with knobs "
                         "joined by '+' (e.g. default+freezing+cl; knobs: freezing, cl, bf16, physical-cores, "
@@ -135,7 +136,7 @@ def _plan(args) -> tuple[str, list]:
         if outside:
             raise UsageError(f"{', '.join(outside)} not in profile {profile!r}; its workloads: "
                              f"{', '.join(w.name for w in workloads.in_profile(profile))}")
-        plan = [w for w in plan if w.name in args.workload]
+        plan = sorted((w for w in plan if w.name in args.workload), key=lambda w: args.workload.index(w.name))
     if args.budget is not None and not args.budget > 0:  # also refuses nan
         raise UsageError(f"--budget must be a positive number of seconds, not {args.budget:g}")
     return profile, plan
