@@ -32,7 +32,8 @@ def du(path):
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.exists() else 0
 
 
-# Where each type of entry lives in TORCHINDUCTOR_CACHE_DIR (this run writes no autotune/precompile ones)
+# Where each type of entry lives in TORCHINDUCTOR_CACHE_DIR. On a CPU this run writes no autotune or
+# precompile entry; on a GPU its Triton kernels' tuned configs (.best_config files beside them) are autotune ones.
 FOLDER = {"inductor": "fxgraph", "aot_autograd": "aotautograd", "pgo": "dynamo", "autotune": None,
           "precompile": None}
 print(f"{'artifact type':<14} {'entries':>7}   their folder on disk")
