@@ -233,6 +233,7 @@ def on_post_build(config):
     if _edition_inside(config) is not None:
         return  # the first build writes the data and the report, once every edition is built
     _write_data(Path(config.site_dir))
+    _split_search(config)
     report = BUILD.report()
     log.info("eager-vs-compiled: editions %s; measured %d workloads, reused %d records; ran %d snippets, "
              "reused %d cached; executed %d notebooks", "+".join(report["editions"]), report["measured"],
@@ -240,6 +241,17 @@ def on_post_build(config):
     path = Path(os.environ["EVC_CACHE"]) / "last-build.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1))
+
+
+def _split_search(config) -> None:
+    """One search index per edition (see eager_vs_compiled.pages.search), once every edition is built."""
+    from eager_vs_compiled.pages import search, troubleshooting
+
+    i18n = config.plugins.get("i18n")
+    others = [lang_.locale for lang_ in i18n.config.languages if not lang_.default and lang_.build] if i18n else []
+    if (Path(config.site_dir) / "search" / "search_index.json").is_file():
+        counts = search.split_by_edition(Path(config.site_dir), others, troubleshooting.recipe_locations())
+        log.info("eager-vs-compiled: search index per edition: %s", counts)
 
 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.(?:md|py))(#[^"]*)?"')

@@ -344,3 +344,84 @@ def test_a_benchmark_tables_csv_downloads_and_parses(browser, server):
     rows = list(csv.DictReader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
     assert rows and {"workload", "mode", "median_s", "speedup_low", "speedup_high"} <= set(rows[0])
     v.close()
+
+
+# --- A reader pastes the first line of their error into the search box --------------------------------
+INDEX_ROWS_JS = """() => [...document.querySelectorAll('article table tbody tr')].map(
+    tr => [tr.cells[0].innerText.trim(), tr.cells[1].querySelector('a').href])"""
+
+
+def as_a_user_would(message: str) -> str:
+    """The message as it reads on another machine: other addresses, file paths, sizes, counts and lines."""
+    out = re.sub(r"0x[0-9a-fA-F]+", "0x7f3a9c2e4d10", message)
+    out = re.sub(r"(?:[\w.~-]*/)+[\w.-]+\.py", "/home/ana/project/train.py", out)
+    return re.sub(r"(?<![\w.])\d+(?![\w.])", lambda m: str(int(m.group()) * 3 + 7), out)
+
+
+def test_a_users_altered_message_is_altered_where_it_varies():
+    assert as_a_user_would("hit config.recompile_limit (8) at 0xdeadbeef in snippets/x/y.py:12") == \
+        "hit config.recompile_limit (31) at 0x7f3a9c2e4d10 in /home/ana/project/train.py:43"
+    assert as_a_user_would("torch._dynamo.exc.Unsupported: float32 sm_61 3.14") == \
+        "torch._dynamo.exc.Unsupported: float32 sm_61 3.14"  # names and versions stay
+
+
+def _search(v: Tab, query: str, paste: bool = False) -> str:
+    """The link of the first result for `query` in the search box of the open page: typed, or pasted
+    from the clipboard with Ctrl+V as a reader pastes an error (the tab needs the clipboard permissions)."""
+    box = v.page.locator("input.md-search__input")
+    box.fill("")
+    v.page.keyboard.press("End")
+    v.page.wait_for_function("() => !document.querySelector('.md-search-result__item')")
+    if paste:
+        v.page.evaluate("text => navigator.clipboard.writeText(text)", query)
+        box.focus()
+        v.page.keyboard.press("Control+V")
+    else:
+        box.fill(query)
+        v.page.keyboard.press("End")  # the theme's search listens to keys
+    first = v.page.locator(".md-search-result__item .md-search-result__link").first
+    first.wait_for(timeout=15000)
+    return first.get_attribute("href")
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"], ids=["en", "zh"])
+def test_pasting_a_recipes_error_finds_that_recipe_first(browser, server, edition):
+    """Every message of the error index, altered as a user's would be, finds its recipe in the same edition first."""
+    from eager_vs_compiled.pages import troubleshooting
+
+    v = visit(browser, f"{server}{edition}troubleshooting/", permissions=["clipboard-read", "clipboard-write"])
+    rows = v.page.evaluate(INDEX_ROWS_JS)
+    assert len(rows) == len(troubleshooting.recipes(ROOT / "docs")) >= 25, rows  # one row per symptom shown
+    altered = [as_a_user_would(message) for message, _ in rows]
+    assert sum(a != m for a, (m, _) in zip(altered, rows)) >= 5, "too few messages have variable parts to alter"
+    v.page.keyboard.press("/")  # Material's search shortcut opens the box
+    wrong = []
+    for query, (_, recipe) in zip(altered, rows):
+        found = urlparse(urljoin(v.page.url, _search(v, query, paste=True)))._replace(query="", fragment="").geturl()  # the page: no highlight query, no anchor
+        if found != recipe:
+            wrong.append(f"{query!r}: first result {found}, recipe {recipe}")
+    v.close()
+    assert not wrong, f"{len(wrong)} of {len(rows)} messages found another page first:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("query", ["mark_dynamic", "set_stance", "torch._dynamo.explain"])
+def test_an_english_api_name_searched_in_the_chinese_edition_finds_a_chinese_page(browser, server, query):
+    v = visit(browser, f"{server}zh/")
+    v.page.keyboard.press("/")
+    found = urljoin(v.page.url, _search(v, query))
+    v.close()
+    assert found.startswith(f"{server}zh/"), found
+
+
+def test_a_pasted_message_becomes_the_words_to_search_for(browser, server):
+    """Query syntax in a pasted message (quotes, +, ^, :) would break the search; paths, addresses,
+    bare numbers, single letters and stop words match nothing the index holds: all become spaces."""
+    v = visit(browser, server, permissions=["clipboard-read", "clipboard-write"])
+    v.page.keyboard.press("/")
+    pasted = ('File "/home/ana/y.py", line 3, in <module>: driver.c:9:10: fatal error: Python.h at 0x7f3a '
+              "expected 8, actual 12 (L['x'].size()[1])! TORCH_LOGS=\"+dynamic\" ^~~~ torch._dynamo.exc.Unsupported:")
+    _search(v, pasted, paste=True)
+    assert v.page.locator("input.md-search__input").input_value() == (
+        "File line module driver.c fatal error Python.h expected actual size TORCH_LOGS dynamic "
+        "torch._dynamo.exc.Unsupported")
+    v.close()

@@ -162,3 +162,24 @@ def test_the_second_edition_runs_no_snippet_and_no_measurement_again(site):
     assert report["editions"] == ["en", "zh"], report
     assert report["snippets_ran"] + report["snippets_cached"] + report["snippets_skipped"] <= len(
         list((ROOT / "snippets").rglob("*.py"))), report
+
+
+def test_each_edition_searches_an_index_of_its_own_pages(site):
+    """The English pages load search/search_index.json, the Chinese ones zh/search/search_index.json (the
+    theme's base URL is the edition's folder there): the same pages, each in its own language, recipes boosted."""
+    import json
+
+    from eager_vs_compiled.pages import search, troubleshooting
+
+    en, zh = (json.loads((site["dir"] / sub / "search" / "search_index.json").read_text(encoding="utf-8"))
+              for sub in (".", "zh"))
+    pages_of = lambda index: {d["location"].split("#")[0] for d in index["docs"]}  # noqa: E731
+    assert len(pages_of(en)) > 40 and pages_of(en) == pages_of(zh)
+    assert not [d["location"] for d in en["docs"] if d["location"].startswith("zh/")]
+    han = lambda index: sum(bool(re.search(r"[\u4e00-\u9fff]", d["title"] + d["text"])) for d in index["docs"])  # noqa: E731
+    assert han(zh) > 0.9 * len(zh["docs"]) and han(en) < 0.1 * len(en["docs"]), (han(zh), han(en))
+    boosted = {d["location"].split("#")[0] for d in zh["docs"] if d.get("boost") == search.RECIPE_BOOST}
+    assert boosted == troubleshooting.recipe_locations(ROOT / "docs")
+    home = (site["dir"] / "zh" / "index.html").read_text(encoding="utf-8")
+    assert 'config.base.replace(/\\/?$/, "/") + edition + "/"' in home and '("zh")' in home
+    assert "+ edition" not in (site["dir"] / "index.html").read_text(encoding="utf-8")

@@ -31,7 +31,10 @@ def test_snippet_follows_the_house_shape(rel):
     assert imported <= {"torch", "torchvision", "time", "math", "os", "platform", "tempfile",
                         "contextlib", "io", "logging", "sys", "re", "warnings", "functools",
                         "traceback", "subprocess", "shutil", "pathlib", "gc", "statistics",
-                        "textwrap", "importlib", "json", "copy", "random"}, imported
+                        "textwrap", "importlib", "json", "copy", "random", "sysconfig", "datetime",
+                        "triton"}, imported  # triton: only the recipes about Triton itself (`# requires: triton`)
+    if "triton" in imported:
+        assert "triton" in snippets.requirements(text), f"{rel} imports triton: declare `# requires: triton`"
 
 
 def test_a_raising_snippet_is_an_error_naming_it(tmp_path, monkeypatch):

@@ -1,5 +1,5 @@
 """Symptom: a new sequence length recompiles; the second one compiles a dynamic graph; length 1 recompiles."""
-# expects: ^Recompiling function forward in .*dynamic_shapes_symptom\.py:\d+$
+# expects: ^- \d+/\d+: tensor '\w+' size mismatch at index \d+\. expected \d+, actual \d+$
 import logging
 import time
 
@@ -48,6 +48,8 @@ for seq_len in LENGTHS:
     calls.append((seq_len, time.perf_counter() - t0, counters["stats"]["unique_graphs"]))
     torch.testing.assert_close(out, model(x))
 
+if capture.messages:  # first the guard that failed: the line that tells this recompile apart
+    print(next(ln.strip() for ln in capture.messages[0].splitlines() if "mismatch" in ln), end="\n\n")
 for message in capture.messages:
     print(message, end="\n\n")
 for seq_len, seconds, graphs in calls:

@@ -7,6 +7,7 @@ unchanged rebuild re-runs nothing; EVC_REMEASURE=1 bypasses the cache. Failed ru
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -65,10 +66,10 @@ HEADER_KEYS = ("requires", "expects", "message-in-source")
 def headers(code: str) -> dict[str, str]:
     """Header comments a snippet declares, e.g. `# requires: cuda`, `# expects: ^RuntimeError: `.
 
-    - requires: what it needs to run (`cuda`); elsewhere it is skipped and shown as not run;
+    - requires: what it needs to run (`cuda`, `triton`); elsewhere it is skipped and shown as not run;
     - expects: a regular expression the first line of its output must match (troubleshooting
       symptoms: the error it reproduces);
-    - message-in-source: text of that error as written in torch's source, shown from the installed
+    - message-in-source: text of that error as written in torch's (or Triton's) source, shown from the installed
       torch where the snippet cannot run and no capture from another machine exists.
     """
     found = {}
@@ -77,6 +78,17 @@ def headers(code: str) -> dict[str, str]:
             if line.startswith(f"# {key}:"):
                 found[key] = line.split(":", 1)[1].strip()
     return found
+
+
+PACKAGES = {"triton"}  # requirements a package meets, not hardware: a symptom needing only them is not captured
+
+
+def available(me: dict) -> set[str]:
+    """What this machine offers of what snippets may require: a GPU (`cuda`), an importable `triton`."""
+    have = {"cuda"} if me["gpus"] else set()
+    if importlib.util.find_spec("triton") is not None:  # torch's Linux CUDA wheels bring it; CPU wheels do not
+        have.add("triton")
+    return have
 
 
 def requirements(code: str) -> set[str]:
@@ -119,7 +131,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     code = path.read_text(encoding="utf-8")
     me, v = machine.describe(), machine.versions()
     stamp = {"date": time.strftime("%Y-%m-%d"), "machine": me["slug"], "torch": v["torch"]}
-    missing = requirements(code) - ({"cuda"} if me["gpus"] else set())
+    missing = requirements(code) - available(me)
     if missing:
         return SnippetResult(_shown_path(path), code, None, "", "", 0.0,
                              skipped=f"requires {', '.join(sorted(missing))}", **stamp)
@@ -143,7 +155,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
         _RAN_HERE.add(cached.name)
         _SHOWN[str(cached)] = replace(result, cached=True)  # what a second page shows, as a reread would
         write_atomic(cached, json.dumps({k: v for k, v in asdict(result).items() if k != "cached"}))
-        if requirements(code) and "expects" in headers(code) and expectation(result) is None:
+        if requirements(code) - PACKAGES and "expects" in headers(code) and expectation(result) is None:
             # A symptom that needs special hardware, reproduced here: keep it for every later build.
             captures.save(result, rel_path)
     return result

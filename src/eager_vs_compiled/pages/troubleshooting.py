@@ -22,21 +22,25 @@ from .provenance import esc, fence, label, shown_capture, shown_run
 SYMPTOM_CALL = re.compile(r'symptom\("([^"]+)"\)')
 
 
+SOURCE_PACKAGES = ("torch", "triton")  # where a message that cannot be reproduced here is looked up, in order
+
+
 @functools.lru_cache(maxsize=None)  # a recipe page and the error index ask for the same text
 def message_in_source(text: str) -> tuple[str, int, str] | None:
-    """Where the installed torch's source spells `text`: (path under torch/, line number, the line)."""
-    spec = importlib.util.find_spec("torch")
-    if spec is None or not spec.origin:
-        return None
-    pkg = Path(spec.origin).parent
-    for path in sorted(pkg.rglob("*.py")):
-        try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+    """Where the installed torch's (else Triton's) source spells `text`: (path under the package, line, the line)."""
+    for name in SOURCE_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin:
             continue
-        for i, line in enumerate(lines, 1):
-            if text in line:
-                return f"torch/{path.relative_to(pkg).as_posix()}", i, line.strip()
+        pkg = Path(spec.origin).parent
+        for path in sorted(pkg.rglob("*.py")):
+            try:
+                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            for i, line in enumerate(lines, 1):
+                if text in line:
+                    return f"{name}/{path.relative_to(pkg).as_posix()}", i, line.strip()
     return None
 
 
@@ -69,7 +73,7 @@ def _symptom(rel_path: str) -> tuple[str, str, str, str, str]:
         where, line_no, line = hit
         return line, tr(
             "**Not reproduced here**: the snippet {why} and no machine that has one has captured it yet. Above is the "
-            "line of the installed torch {torch} that raises or logs it, `{where}` line {line}; the printed message "
+            "line of the installed packages (torch {torch}) that raises or logs it, `{where}` line {line}; the printed message "
             "fills in the placeholders.", why=tr_skip(result.skipped), torch=result.torch, where=where,
             line=line_no), "source", result.code, shown_run(result)
     return "", tr("Not reproduced here: the snippet {why}.", why=tr_skip(result.skipped)), "none", result.code, \
@@ -114,8 +118,10 @@ def error_index() -> str:
     lines = [tr("| Message (first line, as printed) | Recipe | Where the text comes from |"), "|---|---|---|"]
     marks = []
     for page, title, rel in recipes():
-        text, _, kind, _, mark = _symptom(rel)
+        text, _, kind, code, mark = _symptom(rel)
         marks.append(mark)
+        if kind == "source":  # the message itself, not the line of source that raises it (the recipe shows that)
+            text = snippets.headers(code)["message-in-source"]
         first = text.strip().splitlines()[0] if text.strip() else tr("(not reproduced on this machine)")
         code = "<code>" + html.escape(first).replace("|", "&#124;") + "</code>"
         origin = {"this build": tr("this build"), "capture": tr("committed capture"),
@@ -123,3 +129,10 @@ def error_index() -> str:
         link = page.relative_to(_docs_root() / "troubleshooting").as_posix().replace(".zh.md", ".md")
         lines.append(f"| {code} | [{title.replace('|', '&#124;')}]({link}) | {origin} |")
     return "\n".join(lines) + "\n" + "".join(marks)
+
+
+def recipe_locations(docs_root: Path | None = None) -> set[str]:
+    """The site locations of the recipe pages (`troubleshooting/graph-breaks/`), the same in every edition."""
+    pages = ((docs_root or _docs_root()) / "troubleshooting").glob("*.md")
+    return {f"troubleshooting/{p.name.removesuffix('.md').removesuffix('.zh')}/"
+            for p in pages if SYMPTOM_CALL.search(p.read_text(encoding="utf-8"))}

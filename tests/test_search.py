@@ -1,0 +1,34 @@
+"""The site's search: each edition searches its own pages, and a recipe ranks above pages that quote its message."""
+import json
+
+from eager_vs_compiled.pages import search, troubleshooting
+from helpers import ROOT
+
+
+def _entry(location, title="t", text="x"):
+    return {"location": location, "title": title, "text": text}
+
+
+def test_each_edition_gets_its_own_index_with_locations_from_its_root(tmp_path):
+    (tmp_path / "search").mkdir()
+    config = {"lang": ["en", "zh"], "separator": "[\\s]+"}
+    docs = [_entry(""), _entry("troubleshooting/graph-breaks/#symptom"), _entry("how-to/deploy/"),
+            _entry("zh/"), _entry("zh/troubleshooting/graph-breaks/#symptom"), _entry("zh/how-to/deploy/"),
+            _entry("zhong/"),  # a page whose name merely starts with the letters of a locale
+            ]
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps({"config": config, "docs": docs}))
+    counts = search.split_by_edition(tmp_path, ["zh"], {"troubleshooting/graph-breaks/"})
+    en = json.loads((tmp_path / "search" / "search_index.json").read_text())
+    zh = json.loads((tmp_path / "zh" / "search" / "search_index.json").read_text())
+    assert counts == {"default": 4, "zh": 3}
+    assert [d["location"] for d in en["docs"]] == ["", "troubleshooting/graph-breaks/#symptom", "how-to/deploy/", "zhong/"]
+    assert [d["location"] for d in zh["docs"]] == ["", "troubleshooting/graph-breaks/#symptom", "how-to/deploy/"]
+    assert en["config"] == zh["config"] == config  # both load the same languages' scripts
+    assert [d.get("boost") for d in en["docs"]] == [None, search.RECIPE_BOOST, None, None]
+    assert [d.get("boost") for d in zh["docs"]] == [None, search.RECIPE_BOOST, None]
+
+
+def test_the_recipe_locations_are_the_pages_that_show_a_symptom():
+    found = troubleshooting.recipe_locations(ROOT / "docs")
+    assert "troubleshooting/graph-breaks/" in found and "troubleshooting/no-cxx-compiler/" in found
+    assert "troubleshooting/" not in found and not any(".zh" in loc for loc in found)  # the index, the twins
