@@ -214,7 +214,7 @@ def _write_data(site_dir: Path) -> None:
             rec = records.load(path)
             target = out / data.relpath(rec, "json")
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+            target.write_text(rec.to_json(), encoding="utf-8")  # as loaded: validated, derived figures recomputed
             target.with_suffix(".csv").write_text(data.to_csv(rec), encoding="utf-8")
     for dest, src in BUILD.copies.items():  # src: under the build's cache (a page never names the checkout)
         (out / dest).parent.mkdir(parents=True, exist_ok=True)

@@ -28,7 +28,9 @@ def _max_errors(out, ref) -> tuple[float, float]:
     import torch
 
     outs, refs = torch.utils._pytree.tree_leaves(out), torch.utils._pytree.tree_leaves(ref)
-    abs_err = max(float((o.double() - r.double()).abs().max()) for o, r in zip(outs, refs))
+    leaf_errs = [float((o.double() - r.double()).abs().max()) for o, r in zip(outs, refs)]
+    # Python's max skips a NaN that is not first (nan > x is False): one NaN leaf makes it NaN
+    abs_err = math.nan if any(math.isnan(e) for e in leaf_errs) else max(leaf_errs)
     scale = max(float(r.double().abs().max()) for r in refs) or 1.0
     return abs_err, abs_err / scale
 
@@ -179,11 +181,11 @@ def _check(result: ModeResult, pairs: list, tolerance: float) -> None:
     A non-finite error (NaN or inf where eager has numbers) is a mismatch with the reason, never
     a number in the record."""
     errors = [_max_errors(got, ref) for got, ref in pairs]
-    abs_err, rel_err = max(e[0] for e in errors), max(e[1] for e in errors)
     what = "outputs or gradients" if len(pairs) > 1 else "outputs"
-    if not (math.isfinite(abs_err) and math.isfinite(rel_err)):
+    if not all(math.isfinite(err) for pair in errors for err in pair):  # before max(), which skips a NaN
         result.status, result.message = "mismatch", f"{what}: NaN or inf where eager's are finite"
         return
+    abs_err, rel_err = max(e[0] for e in errors), max(e[1] for e in errors)
     result.max_abs_err, result.max_rel_err = abs_err, rel_err
     if rel_err > tolerance:
         result.status = "mismatch"

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 from datetime import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,7 +85,7 @@ class ModeResult:
                 self.tflops = self.flops_per_call / self.median_s / 1e12
             if self.first_call_s is not None:
                 self.compile_cold_s = stats.compile_seconds(self.first_call_s, self.median_s)
-        if self.samples_s and self.eager_samples_s:
+        if self.samples_s and self.eager_samples_s and self.status == "ok":  # a mode off eager earns no speedup
             eager = self.eager_median_s
             self.speedup = eager / self.median_s
             self.breakeven_iters = stats.breakeven_iterations(self.compile_cold_s, eager, self.median_s)
@@ -126,6 +127,8 @@ _RESULT_FIELDS = {
     "eager_bytes_per_call": int, "tflops": _NUMBER, "timer_median_s": _NUMBER, "timer_harness_s": _NUMBER,
     "wall_s": _NUMBER,
 }
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_NOT_NULL = ("message", "samples_s", "eager_samples_s")  # fields the pages use without a None check
 _DERIVED = ("median_s", "iqr_s", "n", "noisy", "speedup", "throughput", "tflops", "compile_cold_s", "breakeven_iters")
 _RECORD_FIELDS = {"workload": str, "title": str, "profile": str, "device": str, "spec": dict, "spec_hash": str,
                   "harness_version": int, "machine": dict, "versions": dict, "date": str, "git_commit": str,
@@ -157,15 +160,18 @@ def _check_result(path: Path, raw: dict, items: int) -> ModeResult:
     mode = raw["mode"]
     for name, kind in _RESULT_FIELDS.items():
         why = _bad_value(raw.get(name), kind)
+        if name in _NOT_NULL and name in raw and raw[name] is None:
+            why = f"null is not a {kind.__name__}"
         if why:
             raise RecordError(path, f"mode {mode!r}: {name}: {why}")
     if raw["status"] not in STATUSES:
         raise RecordError(path, f"mode {mode!r} has unknown status {raw['status']!r}")
     if raw.get("memory_kind") not in (None, *MEMORY_KINDS):
         raise RecordError(path, f"mode {mode!r}: unknown memory_kind {raw['memory_kind']!r}")
-    for s in raw.get("samples_s", []) + raw.get("eager_samples_s", []):
-        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
-            raise RecordError(path, f"mode {mode!r} has an invalid sample {s!r}")
+    for name in ("samples_s", "eager_samples_s"):
+        for s in raw.get(name, []):
+            if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
+                raise RecordError(path, f"mode {mode!r}: {name}: invalid sample {s!r} (seconds, finite, > 0)")
     r = ModeResult(**{k: v for k, v in raw.items() if k not in _DERIVED})  # derived: computed below
     if not r.samples_s and r.status == "ok":
         raise RecordError(path, f"mode {mode!r} is 'ok' but has no samples")
@@ -194,6 +200,9 @@ def load(path: os.PathLike | str) -> Record:
             raise RecordError(path, f"{name}: {why}")
     if not isinstance(raw["machine"].get("slug"), str) or not isinstance(raw["versions"].get("torch"), str):
         raise RecordError(path, "machine.slug and versions.torch must be strings")
+    for name, value in (("machine.slug", raw["machine"]["slug"]), ("workload", raw["workload"])):
+        if not _PLAIN_NAME.fullmatch(value) or ".." in value:  # each names a folder or a file of the site's data
+            raise RecordError(path, f"{name}: {value!r} is not a plain name (letters, digits, '.', '_', '-')")
     try:
         datetime.fromisoformat(raw["date"])
     except ValueError:

@@ -50,7 +50,11 @@ def _svg(fig, ax, title: str) -> str:
     label = html.escape(title, quote=True)  # titles name machines from records: text, never markup
     svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
                  lambda m: f'<svg{m.group(1)} role="img" aria-label="{label}" class="evc-chart"', svg, count=1)
-    return f'<figure class="evc-figure">\n{svg}\n<figcaption>{html.escape(title)}.</figcaption>\n</figure>\n'
+    figure = f'<figure class="evc-figure">\n{svg}\n<figcaption>{label}.</figcaption>\n</figure>\n'
+    # Inside a tab the figure is indented, and Markdown reads its text: a record's [x](url) in a
+    # label must not become a link there, nor its backticks a code span over the SVG's tags
+    # (matplotlib's SVG itself has neither).
+    return figure.replace("[", "&#91;").replace("]", "&#93;").replace("`", "&#96;")
 
 
 NEUTRAL = "#757575"  # a difference inside the noise: neither green nor red

@@ -16,7 +16,7 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
     rec = measure.ensure_record(workload_name)
     r = rec.result(mode) if mode else best(rec)
     where = tr("measured on `{slug}`, {date}, torch {torch}, [table](../benchmarks/{family}.md)",
-               slug=rec.machine.get("slug"), date=rec.date[:10], torch=rec.versions.get("torch"),
+               slug=esc(rec.machine.get("slug")), date=esc(rec.date[:10]), torch=esc(rec.versions.get("torch")),
                family=workloads.get(workload_name).family)
     if r is None or r.status != "ok":
         status = r.status if r is not None else tr("no compiled mode finished")
@@ -24,14 +24,14 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
                   where=where) + shown(rec).strip()
     if what == "speedup":
         value = tr("{speedup} with `{mode}`, {verdict} (eager {eager} → {compiled})", speedup=speedup(r),
-                   mode=r.mode, verdict=verdict(r), eager=fmt_time(r.eager_median_s), compiled=fmt_time(r.median_s))
+                   mode=esc(r.mode), verdict=verdict(r), eager=fmt_time(r.eager_median_s), compiled=fmt_time(r.median_s))
     elif what == "compile":
         value = tr("compile **{cold}** cold, {warm} warm (`{mode}`)", cold=fmt_time(r.compile_cold_s),
-                   warm=fmt_time(r.compile_warm_s), mode=r.mode)
+                   warm=fmt_time(r.compile_warm_s), mode=esc(r.mode))
     elif what == "memory":
         eager = rec.result("eager")
         value = tr("peak memory eager {eager}, `{mode}` {compiled}", eager=fmt_bytes(eager.peak_memory_bytes if eager else None),
-                   mode=r.mode, compiled=fmt_bytes(r.peak_memory_bytes))
+                   mode=esc(r.mode), compiled=fmt_bytes(r.peak_memory_bytes))
         if r.memory_kind == "process_peak_rss":
             value += tr(" (process peak RSS; the compiled process ran from a warm cache)")
     else:
@@ -210,7 +210,8 @@ def table(article: str) -> str:
         text = claim["evidence_zh"] if zh else claim["evidence_en"]
         if not text:
             raise ValueError(f"claims.yml, article {article}, claim {i}: no evidence_{'zh' if zh else 'en'}")
-        cells = [str(i), f"“{claim['quote']}”"] + ([] if zh else [claim["en"]])
+        # the source article's words as it wrote them: the Chinese edition's style checks leave a quotation alone
+        cells = [str(i), f'<span class="evc-seed-quote">“{claim["quote"]}”</span>'] + ([] if zh else [claim["en"]])
         cells += [f"**{_words(claim_verdict(claim))}**", text.format_map(context)]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows) + "\n"

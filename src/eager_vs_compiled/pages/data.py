@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+from urllib.parse import quote
 
 from .. import store
 from ..records import Record
-from .lang import tr
+from .lang import colon, tr
 from .provenance import esc, interval
 
 SCHEME = "evc-data:"  # href="evc-data:<slug>/torch-<release>/<workload>.json", resolved by the hook
@@ -27,9 +28,11 @@ def relpath(rec: Record, suffix: str) -> str:
 def links(rec: Record) -> str:
     """'Data: JSON · CSV · Reproduce: ...' under a record's table."""
     profile = "" if rec.profile == "cpu" else f" --profile {esc(rec.profile)}"
-    return (tr("Raw data") + f': <a href="{SCHEME}{relpath(rec, "json")}" download>JSON</a> · '
-            f'<a href="{SCHEME}{relpath(rec, "csv")}" download>CSV</a> · ' + tr("measure it again on your machine")
-            + f": `./evc.sh measure --workload {esc(rec.workload)}{profile} --force`\n{{: .evc-data }}\n")
+    # the path in a URL's own escapes: a record's slug or workload never ends the attribute or makes a link
+    json_href, csv_href = quote(relpath(rec, "json")), quote(relpath(rec, "csv"))
+    return (tr("Raw data") + colon() + f'<a href="{SCHEME}{json_href}" download>JSON</a> · '
+            f'<a href="{SCHEME}{csv_href}" download>CSV</a> · ' + tr("measure it again on your machine")
+            + colon() + f"`./evc.sh measure --workload {esc(rec.workload)}{profile} --force`\n{{: .evc-data }}\n")
 
 
 def to_csv(rec: Record) -> str:
@@ -38,12 +41,14 @@ def to_csv(rec: Record) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     for r in rec.results:
-        ci = interval(r)
+        good = r.status == "ok"  # a wrong answer's speed is not a result: no speedup, no interval
+        ci = interval(r) if good else None
         writer.writerow({"workload": rec.workload, "machine": rec.machine.get("slug"), "torch": rec.versions.get("torch"),
                          "mode": r.mode, "status": r.status, "median_s": r.median_s, "iqr_s": r.iqr_s, "n": r.n,
-                         "noisy": r.noisy, "speedup": r.speedup, "speedup_low": ci[0] if ci else None,
-                         "speedup_high": ci[1] if ci else None, "compile_cold_s": r.compile_cold_s,
-                         "compile_warm_s": r.compile_warm_s, "compile_mega_s": r.compile_mega_s,
+                         "noisy": r.noisy, "speedup": r.speedup if good else None,
+                         "speedup_low": ci[0] if ci else None, "speedup_high": ci[1] if ci else None,
+                         "compile_cold_s": r.compile_cold_s, "compile_warm_s": r.compile_warm_s,
+                         "compile_mega_s": r.compile_mega_s,
                          "peak_memory_bytes": r.peak_memory_bytes, "memory_kind": r.memory_kind,
                          "max_rel_err": r.max_rel_err, "date": rec.date})
     return out.getvalue()

@@ -26,7 +26,7 @@ def headline(names: list[str]) -> str:
     v = recs[0].versions
     note = tr("Measured on {machine} · {when} · torch {torch} · Python {python} · sizes and sample counts per "
               "workload on the [benchmark page](benchmarks/index.md)", machine=machine_words(recs[0].machine),
-              when=when, torch=v.get("torch"), python=v.get("python")) + "\n{: .evc-provenance }\n"
+              when=when, torch=esc(v.get("torch")), python=esc(v.get("python"))) + "\n{: .evc-provenance }\n"
     return "\n".join(lines) + "\n\n" + note + "".join(shown(r) for r in recs)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import machine, peaks, store, workloads
 from .lang import is_zh, tr
-from .provenance import label, ok, record_line, span, this_machine
+from .provenance import esc, label, ok, record_line, span, this_machine
 
 
 def roof(slug: str) -> dict | None:
@@ -70,7 +70,7 @@ def machines() -> str:
             if slug == me:
                 tag = tr(" (this build's machine and torch)") if rel == mine else tr(" (this build's machine; history)")
             folder = store.release_dir(root, slug, rel).relative_to(root).as_posix()
-            lines.append(f"| {label(recs[0].machine)}{tag} | `{folder}/` | {recs[0].profile} | "
+            lines.append(f"| {label(recs[0].machine)}{tag} | `{folder}/` | {esc(recs[0].profile)} | "
                          + tr("{done} of {planned} with a compiled result", done=done, planned=planned)
                          + (tr(", {asked} on demand", asked=asked) if asked else "")
                          + f" | {when} | {torch_v} | " + tr("{n} records", n=len(recs)) + f"{extra} |")
@@ -100,7 +100,7 @@ def _raw(value, nested: bool = False) -> str:
         return f"{value:.4g}"
     if value is None or value == "":
         return "null" if value is None else '""'
-    return str(value).replace("|", "\\|")
+    return esc(value)  # a record's text (anyone's fork): never markup
 
 
 def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -> str:
@@ -115,13 +115,13 @@ def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -
     rec = next((r for r in recs if r.machine.get("slug") == slug), recs[0])
     res = next((m for m in rec.results if m.mode != "eager" and ok(m)), rec.results[0])
     where = store.release_dir(Path(), rec.machine.get("slug", "?"), store.release(rec.versions["torch"]))
-    out = [f"`{where.as_posix()}/{name}.json` " + tr("(units as stored: seconds, bytes):") + "\n",
+    out = [f"`{esc(where.as_posix())}/{name}.json` " + tr("(units as stored: seconds, bytes):") + "\n",
            tr("| field | value in this record |"), "|---|---|"]
     for f in dataclasses.fields(rec):
         value = getattr(rec, f.name)
         if f.name == "results":
-            out.append("| `results` | " + tr("one entry per mode: ") + ", ".join(f"`{m.mode}`" for m in value) + " |")
+            out.append("| `results` | " + tr("one entry per mode: ") + ", ".join(f"`{esc(m.mode)}`" for m in value) + " |")
         else:
             out.append(f"| `{f.name}` | {_raw(value)} |")
-    out += [f"| `results[{res.mode}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]
+    out += [f"| `results[{esc(res.mode)}].{f.name}` | {_raw(getattr(res, f.name))} |" for f in dataclasses.fields(res)]
     return "\n".join(out) + "\n\n" + record_line(rec)

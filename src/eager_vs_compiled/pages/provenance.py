@@ -42,8 +42,9 @@ def esc(text) -> str:
     escaped (`<script>` stays text, `<built-in function add>` stays visible), one line, no pipe that
     would end a table cell, repository-relative paths."""
     text = re.sub(r"\s+", " ", snippets.relative_paths(str(text)))
-    # `[` too: a link built by a record, [x](javascript:...), must stay text.
-    return html.escape(text, quote=True).replace("|", "&#124;").replace("[", "&#91;")
+    # `[` and `]` too: a link built by a record, [x](javascript:...), must stay text, and so must a
+    # record's `](url)` after a template's `[`.
+    return html.escape(text, quote=True).replace("|", "&#124;").replace("[", "&#91;").replace("]", "&#93;")
 
 
 def cell(text: str) -> str:
@@ -180,7 +181,7 @@ def stamp(recs: list[Record], what: str | None = None) -> str:
     when, torch_v = span(recs)
     what = what if what is not None else tr("conditions of each workload beside its table on its family page")
     line = tr("Measured on {machine} · {when} · torch {torch} · {profile} profile; {what}",
-              machine=machine_words(recs[0].machine), when=when, torch=torch_v, profile=recs[0].profile, what=what)
+              machine=machine_words(recs[0].machine), when=when, torch=torch_v, profile=esc(recs[0].profile), what=what)
     return line + "\n{: .evc-provenance }\n" + "".join(shown(r) for r in recs)
 
 
@@ -221,8 +222,14 @@ def skipped_note(suffix: str = ".json") -> str:
 
 
 # --- markers ---------------------------------------------------------------------------------------
+# A record's text in a marker must not end the comment (`-->`) nor open a tag, and Markdown must leave
+# the JSON whole (in a tab the comment is indented and Markdown reads it: no link, no code span): JSON's
+# own escapes for those characters, which json.loads reads back unchanged.
+_INERT = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&[]`"})
+
+
 def _marker(**fields) -> str:
-    return f"\n<!-- evc:shown {json.dumps(fields, sort_keys=True)} -->\n"
+    return f"\n<!-- evc:shown {json.dumps(fields, sort_keys=True).translate(_INERT)} -->\n"
 
 
 def shown(rec: Record) -> str:
@@ -258,7 +265,7 @@ def freshness(this_slug: str, this_torch: str, today: str, shown_on_page: list[d
     parts = []
     for kind, verb in (("measured", tr("Numbers measured")), ("ran", tr("Snippets run")),
                        ("captured", tr("Errors captured"))):
-        rows = {(s["machine"], s["date"][:10], s["torch"]) for s in shown_on_page
+        rows = {(esc(s["machine"]), esc(s["date"][:10]), esc(s["torch"])) for s in shown_on_page  # records' text
                 if s["kind"] == kind and s.get("how") != "skipped"}
         if not rows:
             continue

@@ -5,7 +5,6 @@ no web fonts). Standard library; the chart is added when matplotlib is installed
 from __future__ import annotations
 
 import functools
-import html
 import re
 
 from ..records import Record
@@ -78,7 +77,7 @@ def standalone_html(rec: Record, ready: dict) -> str:
         else:
             body.append(f"<p>{_inline(' '.join(lines))}</p>")
     body.append(_chart(rec))
-    title = html.escape(f"torch.compile on {rec.title}")
+    title = esc(f"torch.compile on {rec.title}")
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
             f'content="width=device-width, initial-scale=1"><title>{title}</title>'
             # no icon to fetch: the file is opened on its own, often from disk, and asks nothing of a server
