@@ -7,6 +7,7 @@ import yaml
 from helpers import ROOT
 
 from eager_vs_compiled.pages import glossary, lang, zh
+from eager_vs_compiled.pages.zhstyle import cjk_spacing_problems
 
 DOCS = ROOT / "docs"
 DIRECTIVE = re.compile(r"^[ \t]*\{\{ *\w+\(.*?\) *\}\}[ \t]*$", re.M)
@@ -55,6 +56,43 @@ def test_the_chinese_pages_use_the_glossarys_word_for_each_term():
         for term in glossary.TERMS:
             found += [f"{page.relative_to(DOCS)}: {bad!r} (say {term.zh!r})" for bad in term.avoid if bad in text]
     assert not found, found
+
+
+def test_the_render_layers_chinese_uses_the_glossarys_word_for_each_term():
+    """The phrases of pages/zh.json render on Chinese pages too: the same words are refused there."""
+    found = [f"{en!r}: {bad!r} (say {term.zh!r})" for en, text in zh.WORDS.items()
+             for term in glossary.TERMS for bad in term.avoid if bad in text]
+    assert not found, found
+
+
+def test_the_chinese_edition_quotes_with_curly_quotes_only():
+    """“” everywhere, never the corner brackets 「」 that some pages had drifted to."""
+    texts = {page.relative_to(DOCS).as_posix(): page.read_text(encoding="utf-8")
+             for page in DOCS.rglob("*.zh.*")}
+    texts |= {f"zh.json {en!r}": text for en, text in zh.WORDS.items()}
+    found = [where for where, text in texts.items() if "「" in text or "」" in text]
+    assert not found, found
+
+
+@pytest.mark.parametrize(("text", "problems"), [
+    ("在 GPU 上运行 `torch.compile`，第 3 行。", []),  # spaced Latin, digits; full-width punctuation
+    ("在GPU 上", ["no space between a Latin letter or digit and a Chinese character"]),
+    ("在 GPU上", ["no space between a Latin letter or digit and a Chinese character"]),
+    ("第3行", ["no space between a Latin letter or digit and a Chinese character"] * 2),
+    ("编译很慢,然后", ["half-width punctuation directly after a Chinese character"]),
+    ("为什么?", ["half-width punctuation directly after a Chinese character"]),
+    ("CUDA Graphs: 重放", []),  # half-width after a Latin word is English punctuation
+    ("先预热。 然后计时", ["a space after full-width punctuation"]),
+    ("加速比（eager） 更快", ["a space after full-width punctuation"]),
+    ("先预热。\n然后计时", []),  # a line break is not a space
+    ("（GPU）上、CPU 上", []),  # full-width brackets need no space
+    ("重放 CUDA Graph需要 CUDA GPU", ["no space between a Latin letter or digit and a Chinese character"]),
+    ("only English, no Chinese: 3 s, 2x", []),
+])
+def test_cjk_spacing_problems_finds_each_rule_and_nothing_else(text, problems):
+    found = cjk_spacing_problems(text)
+    assert [f.partition(":")[0] for f in found] == problems, found
+    assert all(f.count("…") == 2 for f in found), "each problem shows the text around it"
 
 
 def test_every_glossary_link_points_at_a_page_of_the_site():

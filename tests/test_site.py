@@ -183,3 +183,24 @@ def test_each_edition_searches_an_index_of_its_own_pages(site):
     home = (site["dir"] / "zh" / "index.html").read_text(encoding="utf-8")
     assert 'config.base.replace(/\\/?$/, "/") + edition + "/"' in home and '("zh")' in home
     assert "+ edition" not in (site["dir"] / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_rendered_chinese_pages_use_one_word_per_term_and_chinese_spacing(site):
+    """What a reader of the Chinese edition sees, render layer included (tables, provenance lines, links):
+    no variant the glossary refuses, a space between Chinese and Latin text, full-width punctuation."""
+    from zh_rendered import prose
+
+    from eager_vs_compiled.pages import glossary
+    from eager_vs_compiled.pages.zhstyle import cjk_spacing_problems
+
+    zh = site["dir"] / "zh"
+    found, checked = [], 0
+    for page in sorted(zh.rglob("index.html")):
+        rel = page.parent.relative_to(zh).as_posix()
+        if rel.startswith(("search", "data")):
+            continue
+        text, checked = prose(page.read_text(encoding="utf-8")), checked + 1
+        found += [f"{rel}: {problem}" for problem in cjk_spacing_problems(text)]
+        if rel != "reference/glossary":  # it names the variants it refuses
+            found += [f"{rel}: {bad!r} (say {t.zh!r})" for t in glossary.TERMS for bad in t.avoid if bad in text]
+    assert checked > 40 and not found, found[:30]

@@ -13,7 +13,7 @@
 # %% [markdown]
 # # 你的第一个 torch.compile
 #
-# *教程。* 你将编译一个小模型，看看第一次调用的代价，测量加速比，遇到一次图中断（graph break）并把它消除。本 notebook 在构建本站时执行过，所以下面的每一个数字，都是在第一段输出所列出的机器上测得的。
+# *教程*。你将编译一个小模型，看看第一次调用的代价，测量加速比，遇到一次图中断（graph break）并把它消除。本 notebook 在构建本站时执行过，所以下面的每一个数字，都是在第一段输出所列出的机器上测得的。
 
 # %%
 import logging
@@ -137,10 +137,10 @@ torch.testing.assert_close(torch.compile(gate_cond, fullgraph=True)(x), gate(x))
 print("one graph, same result as eager")
 
 # %% [markdown]
-# ## 你看到了什么
+# ## 小结
 #
 # - 编译发生在第一次调用时，要花上几秒；只有当每次调用都变快、并且模型要运行很多次时，这笔开销才能赚回来。
 # - 始终对照 eager 模式检查编译后的输出，并单独测量稳态的耗时。
 # - 图中断会把工作拆分成多个图；`explain` 能找到它们，`torch.cond` 能消除数据相关的分支。
 #
-# 下一步：[`torch.compile` 的工作原理](../explanation/how-compile-works.md)，以及[正确地对比 eager 与编译的性能](../how-to/benchmark-correctly.md)。
+# 下一步：[`torch.compile` 的工作原理](../explanation/how-compile-works.md)，以及[对比 eager 与编译的性能](../how-to/benchmark-correctly.md)。

@@ -13,7 +13,7 @@ from . import charts
 from ..records import Record
 from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_time, interval, machine_label, ok, record_line,
                          skipped_note, speedup, stamp, tab, tab_label, this_machine)
-from .lang import tr, tr_known
+from .lang import then, tr, tr_known
 from .machines import roof
 from .tables import table
 
@@ -71,7 +71,7 @@ def history_note(rec: Record) -> str:
 
 def family(name: str) -> str:
     """Every workload of a family: a heading, what it measures, one tab per machine."""
-    return "\n".join(f"## {tr(w.title)}\n\n{tr(w.about)} " + tr("Workload `{name}`.", name=w.name)
+    return "\n".join(f"## {tr(w.title)}\n\n{tr(w.about)}{then()}" + tr("Workload `{name}`.", name=w.name)
                      + f"\n\n{workload(w.name)}\n" for w in workloads.family(name))
 
 

@@ -59,3 +59,13 @@ def tr(english: str, /, **values) -> str:
         except KeyError:
             raise KeyError(f"no Chinese for the render layer's phrase {english!r} (add it to pages/zh.json)") from None
     return text.format(**values) if values else text
+
+
+def colon() -> str:
+    """What follows a label: a full-width colon in Chinese (no space after it), ': ' in English."""
+    return "：" if is_zh() else ": "
+
+
+def then() -> str:
+    """What stands between two sentences: a space in English, nothing after Chinese's full stop."""
+    return "" if is_zh() else " "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import machine, measure, stats, store, workloads
-from .lang import tr
+from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
 from .provenance import esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
@@ -267,12 +267,12 @@ def summary(root=None) -> str:
             if not changes:
                 continue
             if not real:
-                lines.append(f"- **{tr(metric.title)}**: " + tr("no difference beyond the noise in {n} comparisons.",
+                lines.append(f"- **{tr(metric.title)}**{colon()}" + tr("no difference beyond the noise in {n} comparisons.",
                                                                   n=len(changes)))
                 continue
             top = tr("; ").join(f"{tr(workloads.WORKLOADS[w].title) if w in workloads.WORKLOADS else esc(w)} "
                                 f"{esc(mode)} {_pct(ratio)}" for w, mode, ratio, _ in real[:3])
-            lines.append(f"- **{tr(metric.title)}**: " + tr("{n} of {total} comparisons changed beyond the noise; the "
+            lines.append(f"- **{tr(metric.title)}**{colon()}" + tr("{n} of {total} comparisons changed beyond the noise; the "
                                                           "largest: {top}.", n=len(real), total=len(changes), top=top))
         out.append(tr("On **{machine}** (`{slug}`), torch {new} against {old}:", machine=label(next(iter(m.all())).machine),
                       slug=m.slug, new=m.releases[-1], old=m.releases[-2]) + "\n\n" + "\n".join(lines) + "\n"
