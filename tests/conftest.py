@@ -19,8 +19,9 @@ os.environ["EVC_MEASUREMENTS"] = str(_STORE)
 # The tests keep a cache of their own for this run: the site build of the tests reuses the snippet
 # runs of the snippet tests, but those ran side by side, so `./evc.sh site` must not show them.
 _CACHE = Path(tempfile.mkdtemp(prefix="evc-test-cache-"))
-os.environ.setdefault("EVC_SNIPPETS", str(ROOT / "snippets"))
-os.environ.setdefault("EVC_CACHE", str(_CACHE))
+# Set, not defaulted: a cache a developer exported for `./evc.sh site` must not receive the tests' runs.
+os.environ["EVC_SNIPPETS"] = str(ROOT / "snippets")
+os.environ["EVC_CACHE"] = str(_CACHE)
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
 # Every fresh compile cache (most cold-start snippets and measurements make one, tens per run) would
 # first build and load a probe program per vector instruction set Inductor knows (cpu_vec_isa.py):
@@ -38,6 +39,26 @@ sys.path.insert(0, str(ROOT / "tests"))
 from helpers import MKDOCS, history_files, last_report  # noqa: E402
 
 
+# --- The tests leave the checkout as they found it ------------------------------------------------------
+# `git status --porcelain --ignored` (ignored files too: .gitignore would hide a stray write) and a hash
+# of the committed measurements, at the start and at the end of the session. Python's own caches
+# (__pycache__, .pytest_cache) come and go and are not the tests' writes.
+def _tree_state() -> tuple[list[str], str]:
+    import hashlib
+
+    out = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=ROOT,
+                         capture_output=True, text=True).stdout.splitlines()
+    lines = sorted(ln for ln in out if "__pycache__" not in ln and ".pytest_cache" not in ln)
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "measurements").rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return lines, digest.hexdigest()
+
+
+_TREE_BEFORE = _tree_state() if (ROOT / ".git").exists() else None
+
+
 def pytest_sessionfinish(session, exitstatus):
     build = session.config.stash.get(SITE_BUILD, {}).get("proc")
     for proc in (session.config.stash.get(SNIPPET_POOL, None), build):  # stopped early (-x, Ctrl-C): stop them too
@@ -46,6 +67,15 @@ def pytest_sessionfinish(session, exitstatus):
             proc.wait()
     shutil.rmtree(_STORE.parent, ignore_errors=True)
     shutil.rmtree(_CACHE, ignore_errors=True)
+    if _TREE_BEFORE is not None and exitstatus != pytest.ExitCode.INTERRUPTED:
+        after = _tree_state()
+        if after != _TREE_BEFORE:
+            new = sorted(set(after[0]) - set(_TREE_BEFORE[0]))
+            gone = sorted(set(_TREE_BEFORE[0]) - set(after[0]))
+            measured = "; measurements/ changed" if after[1] != _TREE_BEFORE[1] else ""
+            session.config.get_terminal_writer().line(
+                f"\nTHE TESTS CHANGED THE CHECKOUT: new {new[:10]}, gone {gone[:10]}{measured}", red=True, bold=True)
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def _phase(item) -> int:

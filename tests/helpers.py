@@ -89,3 +89,13 @@ def small_site(tmp_path: Path, page: str, snippets: dict[str, str] | None = None
         '''))
     return {"EVC_SNIPPETS": str(tmp_path / "snippets"), "EVC_CACHE": str(tmp_path / "cache"),
             "EVC_MEASUREMENTS": str(tmp_path / "m"), "EVC_REMEASURE": ""}
+
+
+def skip_unless_required(reason: str):
+    """Skip a check whose tool is missing here (the browser, axe-core, actionlint), visibly; where CI
+    requires the checks (EVC_REQUIRE_BROWSER=1, set by .ci/run and the workflow), fail instead."""
+    import pytest
+
+    if os.environ.get("EVC_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"EVC_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)

@@ -3,7 +3,7 @@ import shutil
 import subprocess
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, skip_unless_required
 
 LINT = ROOT / "tools" / "actionlint.cjs"
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -11,7 +11,7 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 
 def actionlint(*files) -> subprocess.CompletedProcess:
     if shutil.which("node") is None or not (ROOT / "tools" / "node_modules" / "@tktco").is_dir():
-        pytest.skip("actionlint needs node and `npm ci` in tools/ (./evc.sh test installs them when npm exists)")
+        skip_unless_required("actionlint needs node and `npm ci` in tools/ (./evc.sh test installs them when npm exists)")
     return subprocess.run(["node", str(LINT), *map(str, files)], capture_output=True, text=True, timeout=120)
 
 
