@@ -43,22 +43,28 @@ def test_every_cpu_recipe_of_the_suite_is_planned_or_skipped_with_a_reason():
     assert {"reduce-overhead+cl+bf16", "max-autotune+cl+bf16", "default+freezing+cl+bf16"} <= set(gpu)
 
 
+TRAINING_RECIPES = ("default", "default+compiled-optimizer", "eager+cl", "default+cl+bf16", "default+cl")
+
+
 @pytest.mark.slow
 @pytest.mark.beside_build
-@pytest.mark.parametrize("step, modes", [
-    ("inference", workloads.CPU_RECIPES),
-    ("training", ("default", "default+compiled-optimizer", "eager+cl", "default+cl+bf16", "default+cl")),
-])
-def test_every_recipe_matches_fp32_eager_on_a_tiny_model(step, modes, monkeypatch):
+@pytest.mark.parametrize("step, mode", [("inference", m) for m in workloads.CPU_RECIPES if m != "eager"]
+                         + [("training", m) for m in TRAINING_RECIPES])
+def test_every_recipe_matches_fp32_eager_on_a_tiny_model(step, mode, monkeypatch):
+    why = recipes.unsupported(recipes.parse(mode), step, "cpu")
+    if why:  # recorded as skipped by the harness (the test above); here a visible skip, not a silent pass
+        pytest.skip(f"{mode} ({step}): {why}")
     w = _tiny(step)
     monkeypatch.setitem(child.timing.TIMING, "cpu", {**child.timing.TIMING["cpu"], "n_min": 3, "n_max": 3, "budget_s": 0.1})
-    for mode in modes:
-        if recipes.unsupported(recipes.parse(mode), step, "cpu"):
-            continue  # recorded as skipped by the harness (the test above)
-        torch._dynamo.reset()
-        torch._inductor.config.freezing = False
-        got = child._time(w, "cpu", mode, torch.device("cpu"), lambda: None, {})
-        if mode != "eager":
-            assert got[mode].status == "ok", (mode, got[mode].message)
-            assert got[mode].max_rel_err <= recipes.tolerance(recipes.parse(mode), w.tolerance, step)
+    torch._dynamo.reset()
     torch._inductor.config.freezing = False
+    try:
+        got = child._time(w, "cpu", mode, torch.device("cpu"), lambda: None, {})
+    finally:
+        torch._inductor.config.freezing = False
+    assert got[mode].status == "ok", (mode, got[mode].message)
+    # written out, not asked of recipes.tolerance (which set the status above): float32's 1e-3 and
+    # bfloat16's 3e-2 against fp32 eager, ten times each for a training step (gradients accumulate)
+    bound = {("inference", False): 1e-3, ("training", False): 1e-2,
+             ("inference", True): 3e-2, ("training", True): 3e-1}[(step, "bf16" in mode)]
+    assert got[mode].max_rel_err <= bound, (mode, got[mode].max_rel_err)
