@@ -251,7 +251,8 @@ def _split_search(config) -> None:
     others = [lang_.locale for lang_ in i18n.config.languages if not lang_.default and lang_.build] if i18n else []
     if (Path(config.site_dir) / "search" / "search_index.json").is_file():
         counts = search.split_by_edition(Path(config.site_dir), others, troubleshooting.recipe_locations())
-        log.info("eager-vs-compiled: search index per edition: %s", counts)
+        log.info("eager-vs-compiled: search index per edition: %s; search worker mended: %s", counts,
+                 search.mend_search_worker(Path(config.site_dir)) or "nothing to mend")
 
 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.(?:md|py))(#[^"]*)?"')
@@ -273,6 +274,16 @@ def on_page_context(context, page, config, nav):
     for alt in menu:
         alt["link"] = path if alt["lang"] == default else f"{alt['lang']}/{path}"
     return context
+
+
+def _page_url(files, src: str, page) -> str:
+    """The URL of docs page `src` relative to `page` (a missing page is a warning: strict builds fail)."""
+    found = files.get_file_from_path(src) if files is not None else None
+    if found is None:
+        log.warning("A generated link on '%s' points to '%s', which is not among the documentation files.",
+                    page.file.src_uri, src)
+        return src
+    return found.url_relative_to(page.file)
 
 
 _HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
@@ -297,6 +308,8 @@ def on_post_page(output, page, config):
     # Raw-data links (pages/data.py): relative to this page's URL, into the site's data/ folder.
     up = "../" * page.url.rstrip("/").count("/") + ("../" if page.url not in ("", "index.html") else "")
     output = output.replace('href="evc-data:', f'href="{up}data/')
+    # Links to a page of the docs (pages/data.py): `evc-page:<path>.md`, to its URL from this page.
+    output = re.sub(r'href="evc-page:([^"#]+)', lambda m: f'href="{_page_url(files, m.group(1), page)}', output)
 
     def fix(match):
         target, anchor = match.group(1), match.group(2) or ""

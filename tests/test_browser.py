@@ -432,3 +432,15 @@ def test_a_pasted_message_becomes_the_words_to_search_for(browser, server):
         "File line module driver.c fatal error Python.h expected actual size TORCH_LOGS dynamic "
         "torch._dynamo.exc.Unsupported")
     v.close()
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"], ids=["en", "zh"])
+def test_typed_searches_for_the_sites_own_words_find_pages(browser, server, edition):
+    """The theme's lunr once failed on every search for "eager" (an ambiguous key in its automaton,
+    mended by pages/search.py): the words a reader types here must find pages, with no worker error."""
+    v = visit(browser, f"{server}{edition}")
+    v.page.keyboard.press("/")
+    for word in ("eager", "compiled", "torch.compile", "mode", "graph", "recompile", "inductor", "cuda"):
+        _search(v, word)
+    v.close()
+    assert not [p for p in v.problems if "Invalid query" in p or "TypeError" in p], v.problems

@@ -18,9 +18,21 @@ PKG = ROOT / "src" / "eager_vs_compiled"
 CORE = sorted(p.stem for p in PKG.glob("*.py"))
 
 
+def _optional(tree: ast.AST) -> set[int]:
+    """Nodes inside `try: ... except ImportError`: an optional import (data.frame's pandas), which a
+    bare image simply lacks; the module runs without it."""
+    return {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try)
+            and any(isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError") for h in t.handlers)
+            for stmt in t.body for n in ast.walk(stmt)}
+
+
 def _top_level_imports(path: Path) -> set[str]:
     names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    optional = _optional(tree)
+    for node in ast.walk(tree):
+        if id(node) in optional:
+            continue
         if isinstance(node, ast.Import):
             names |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0:

@@ -125,6 +125,7 @@ def test_the_build_reads_a_hostile_records_marker_back_whole(rec, in_tab):
 
 def test_raw_data_links_carry_the_path_as_a_url(rec):
     tags = [attrs for tag, attrs in Tags(data.links(rec)).found if tag == "a"]
-    assert [[name for name, _ in attrs] for attrs in tags] == [["href", "download"], ["href", "download"]]
-    for (_, href), _ in tags:
+    assert [[name for name, _ in attrs] for attrs in tags] == [["href", "download"], ["href", "download"], ["href"]]
+    for (_, href), _ in tags[:2]:
         assert href.startswith(data.SCHEME) and not re.search(r"[\s\"'<>\[\]`|]", href), href
+    assert tags[2] == [("href", "evc-page:reference/data.md")]  # how to load them: a fixed page, no record text

@@ -32,3 +32,18 @@ def test_the_recipe_locations_are_the_pages_that_show_a_symptom():
     found = troubleshooting.recipe_locations(ROOT / "docs")
     assert "troubleshooting/graph-breaks/" in found and "troubleshooting/no-cxx-compiler/" in found
     assert "troubleshooting/" not in found and not any(".zh" in loc for loc in found)  # the index, the twins
+
+
+def test_the_search_workers_ambiguous_node_key_is_mended_and_nothing_else(tmp_path):
+    """lunr's `final + label + id` per edge reads "1"->234 like "1"->2, "3"->4: a comma after each id."""
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    buggy = ('a(1);t.TokenSet.prototype.toString=function(){if(this._str)return this._str;for(var e=this.final?"1":"0",'
+             'r=Object.keys(this.edges).sort(),n=r.length,i=0;i<n;i++){var s=r[i],o=this.edges[s];e=e+s+o.id}return e},'
+             't.TokenSet.prototype.intersect=function(e){e=e+s+o.id}')
+    (workers / "search.0123abcd.min.js").write_text(buggy)
+    (workers / "search.fixed.min.js").write_text("t.TokenSet.prototype.toString=function(){return this.key}")
+    assert search.mend_search_worker(tmp_path) == ["search.0123abcd.min.js"]
+    assert (workers / "search.0123abcd.min.js").read_text() == buggy.replace(
+        'e=e+s+o.id}return e},', 'e=e+s+o.id+","}return e},')  # the other `e=e+s+o.id` (intersect) stays
+    assert search.mend_search_worker(tmp_path) == []  # mended once: a second build finds nothing to do

@@ -121,3 +121,14 @@ def percentile_interval(dist: list[float], level: float = CONFIDENCE) -> tuple[f
     lo = ordered[int((1 - level) / 2 * (len(ordered) - 1))]
     hi = ordered[int((1 + level) / 2 * (len(ordered) - 1))]
     return lo, hi
+
+
+def ratio_change(old: float, new: float, dist: list[float] | None, floor: float) -> tuple[float, float, float, bool]:
+    """(new/old, its 95% interval, whether it is a change beyond the noise): the releases page's rule.
+
+    `dist` is the bootstrap distribution of new/old, when the samples give one (else the interval is
+    the ratio alone); the change counts only when the interval lies wholly outside ±floor, the band
+    from 1/(1 + floor) to 1 + floor."""
+    ratio = new / old
+    lo, hi = percentile_interval(dist) if dist else (ratio, ratio)
+    return ratio, lo, hi, not (lo <= 1 + floor and hi >= 1 / (1 + floor))

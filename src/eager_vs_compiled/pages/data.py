@@ -1,22 +1,23 @@
 """Raw data for readers: each benchmark table links its record as JSON and as CSV, and each machine's
 records as one archive. Pages only write links (`evc-data:` placeholders); the build hook writes the
-files into the built site and turns the placeholders into relative links."""
+files into the built site and turns the placeholders into relative links; the reference page
+reference/data.md shows readers how to load them (the public `eager_vs_compiled.data`, whose rows
+these CSV files are)."""
 
 from __future__ import annotations
 
-import csv
-import io
+import os
+from pathlib import Path
 from urllib.parse import quote
 
 from .. import store
+from ..data import FIELDS as CSV_FIELDS  # noqa: F401 (the columns, one list for the API and the downloads)
+from ..data import to_csv as _csv_of
 from ..records import Record
 from .lang import colon, tr
-from .provenance import esc, interval
+from .provenance import esc
 
 SCHEME = "evc-data:"  # href="evc-data:<slug>/torch-<release>/<workload>.json", resolved by the hook
-CSV_FIELDS = ["workload", "machine", "torch", "mode", "status", "median_s", "iqr_s", "n", "noisy", "speedup",
-              "speedup_low", "speedup_high", "compile_cold_s", "compile_warm_s", "compile_mega_s",
-              "peak_memory_bytes", "memory_kind", "max_rel_err", "date"]
 
 
 def relpath(rec: Record, suffix: str) -> str:
@@ -25,33 +26,32 @@ def relpath(rec: Record, suffix: str) -> str:
     return f"{rec.machine['slug']}/{store.RELEASE_PREFIX}{rel}/{rec.workload}.{suffix}"
 
 
+DATA_PAGE = "reference/data.md"  # how to load these files (the public eager_vs_compiled.data)
+
+
+def _data_page_link() -> str:
+    """A link to the page on loading records, where this build has it (a small site of a test may not):
+    `evc-page:` is resolved by the hook to the page's URL relative to the page that shows it."""
+    if not (Path(os.environ.get("EVC_DOCS", "docs")) / DATA_PAGE).is_file():
+        return ""
+    return f'<a href="evc-page:{DATA_PAGE}">' + tr("what to do with them") + "</a> · "
+
+
 def links(rec: Record) -> str:
-    """'Data: JSON · CSV · Reproduce: ...' under a record's table."""
+    """'Raw data: JSON · CSV · what to do with them · measure it again ...' under a record's table."""
     profile = "" if rec.profile == "cpu" else f" --profile {esc(rec.profile)}"
     # the path in a URL's own escapes: a record's slug or workload never ends the attribute or makes a link
     json_href, csv_href = quote(relpath(rec, "json")), quote(relpath(rec, "csv"))
     return (tr("Raw data") + colon() + f'<a href="{SCHEME}{json_href}" download>JSON</a> · '
-            f'<a href="{SCHEME}{csv_href}" download>CSV</a> · ' + tr("measure it again on your machine")
+            f'<a href="{SCHEME}{csv_href}" download>CSV</a> · '
+            + _data_page_link() + tr("measure it again on your machine")
             + colon() + f"`./evc.sh measure --workload {esc(rec.workload)}{profile} --force`\n{{: .evc-data }}\n")
 
 
 def to_csv(rec: Record) -> str:
-    """One row per mode: the figures of the table, the interval of the speedup, the provenance."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    for r in rec.results:
-        good = r.status == "ok"  # a wrong answer's speed is not a result: no speedup, no interval
-        ci = interval(r) if good else None
-        writer.writerow({"workload": rec.workload, "machine": rec.machine.get("slug"), "torch": rec.versions.get("torch"),
-                         "mode": r.mode, "status": r.status, "median_s": r.median_s, "iqr_s": r.iqr_s, "n": r.n,
-                         "noisy": r.noisy, "speedup": r.speedup if good else None,
-                         "speedup_low": ci[0] if ci else None, "speedup_high": ci[1] if ci else None,
-                         "compile_cold_s": r.compile_cold_s, "compile_warm_s": r.compile_warm_s,
-                         "compile_mega_s": r.compile_mega_s,
-                         "peak_memory_bytes": r.peak_memory_bytes, "memory_kind": r.memory_kind,
-                         "max_rel_err": r.max_rel_err, "date": rec.date})
-    return out.getvalue()
+    """One row per mode: the figures of the table, the interval of the speedup, the provenance
+    (`eager_vs_compiled.data.rows`, which readers call on the files they download)."""
+    return _csv_of([rec])
 
 
 def archive_link(slug: str) -> str:

@@ -13,7 +13,10 @@ import json
 import re
 from pathlib import Path
 
-from .. import machine, snippets, stats, store
+from .. import machine, snippets, store
+# One implementation of the speedup's interval and of the noise floor, which readers get too
+# (the public eager_vs_compiled.data): a page and a notebook print the same numbers.
+from ..data import noise_floor, speedup_interval as interval  # noqa: F401 (used by the pages)
 from .lang import is_zh, tr
 from ..records import ModeResult, Record
 
@@ -86,30 +89,6 @@ def best(rec: Record) -> ModeResult | None:
     """The fastest compiled mode that finished and was checked against eager, or None."""
     done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
     return max(done, key=lambda r: r.speedup, default=None)
-
-
-def interval(r: ModeResult) -> tuple[float, float] | None:
-    """The 95% bootstrap interval of a compiled mode's speedup, from its interleaved pairs with
-    eager (stats.boot_speedups, seeded by the samples themselves: a rebuild prints the same)."""
-    if r.mode == "eager" or not r.samples_s or not r.eager_samples_s:
-        return None
-    key = (r.mode, tuple(r.samples_s), tuple(r.eager_samples_s))
-    return stats.percentile_interval(stats.speedup_dist(tuple(r.eager_samples_s), tuple(r.samples_s), key))
-
-
-def noise_floor(recs: list[Record]) -> float:
-    """The spread of one measurement between processes on this machine, as a fraction.
-
-    Eager is timed again beside each compiled mode, each in its own fresh process: the largest
-    relative difference between those eager medians within one record, over every record of the
-    machine, is how much a time moves between processes with nothing changed. Never below the
-    harness's noisy threshold (IQR/median), since a single record may not show the worst case."""
-    spread = 0.0
-    for rec in recs:
-        medians = [r.eager_median_s for r in rec.results if r.eager_samples_s]
-        if len(medians) >= 2:
-            spread = max(spread, max(medians) / min(medians) - 1)
-    return max(spread, stats.NOISY_IQR_FRACTION)
 
 
 def direction(r: ModeResult) -> str | None:

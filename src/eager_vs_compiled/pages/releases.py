@@ -135,10 +135,9 @@ def change(old: float, new: float, dist: list[float] | None, floor: float, lower
 
     `dist` is the bootstrap distribution of new/old when the samples give one; the change counts
     only when that interval (or the single ratio) lies wholly outside ±floor."""
-    ratio = new / old
-    lo, hi = stats.percentile_interval(dist) if dist else (ratio, ratio)
+    ratio, _, _, real = stats.ratio_change(old, new, dist, floor)  # the rule readers get from data.compare
     pct = _pct(ratio)
-    if lo <= 1 + floor and hi >= 1 / (1 + floor):
+    if not real:
         return tr("{pct}, within the noise", pct=pct), False
     better = (ratio < 1) == lower_is_better
     return f"**{pct}: {tr(words[0] if better else words[1])}**", True

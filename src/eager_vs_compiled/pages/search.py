@@ -13,6 +13,7 @@ and also quoted on pages that only mention it; the recipe is the answer.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 RECIPE_BOOST = 4  # lunr multiplies a document's score by it: enough to rank a recipe above a page that quotes its message
@@ -39,3 +40,27 @@ def split_by_edition(site_dir: Path, others: list[str], recipe_pages: set[str]) 
         tmp.write_text(json.dumps({"config": index["config"], "docs": docs}, separators=(",", ":")), encoding="utf-8")
         tmp.replace(target)
     return {lang or "default": len(docs) for lang, docs in editions.items()}
+
+
+# lunr (the theme's search engine) keys each node of its token automaton by `final flag + label + id`
+# for every edge, with nothing between a one-character label and the numeric id of the node it leads
+# to: "1" then node 234 reads like "1" then node 2 and "3" then node 4. Two different nodes can then
+# be merged when the automaton is minimised, and a search whose words expand over such a node asks
+# the index for a word it does not hold: the worker throws ("Cannot read properties of undefined
+# (reading '_index')") and the reader sees "No matching documents". Which words trigger it depends on
+# the whole site's text: in this site, at one point, any search for "eager". A comma after each id
+# makes every key unambiguous (a label is one character, an id only digits).
+_TOKENSET_KEY = re.compile(r"(TokenSet\.prototype\.toString=function\(\)\{.{0,200}?)(\w)=\2\+(\w)\+(\w)\.id\}return \2\}")
+
+
+def mend_search_worker(site_dir: Path) -> list[str]:
+    """Patch the theme's search worker in the built site where it has lunr's ambiguous key; the names
+    of the files patched (none where the theme's lunr no longer has it)."""
+    patched = []
+    for worker in sorted((site_dir / "assets" / "javascripts" / "workers").glob("search.*.js")):
+        text = worker.read_text(encoding="utf-8")
+        mended, n = _TOKENSET_KEY.subn(lambda m: f'{m[1]}{m[2]}={m[2]}+{m[3]}+{m[4]}.id+","}}return {m[2]}}}', text)
+        if n:
+            worker.write_text(mended, encoding="utf-8")
+            patched.append(worker.name)
+    return patched
