@@ -81,10 +81,12 @@ def pytest_sessionfinish(session, exitstatus):
 def _phase(item) -> int:
     """The tests that wait for the snippet runs after the others (which run meanwhile); then the tests
     marked beside_build, while the site builds (it reuses the snippet runs of the tests); the tests of
-    the built site and the browser last."""
+    the built site and the browser last. Any other test that reads the built site goes with test_site:
+    asked for early, the build would start beside the snippet runs and run every snippet itself."""
     if item.get_closest_marker("beside_build"):
         return 3
-    return {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 4, "test_browser.py": 5}.get(item.path.name, 0)
+    phase = {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 4, "test_browser.py": 5}.get(item.path.name, 0)
+    return 4 if phase == 0 and "site" in getattr(item, "fixturenames", ()) else phase
 
 
 def pytest_collection_modifyitems(config, items):
