@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 from .. import measure, workloads
+from . import docs_root
 from .lang import is_zh, tr
 from .provenance import best, esc, speedup, verdict, fmt_bytes, fmt_time, shown
 
@@ -175,7 +174,7 @@ class _Measured(dict):
 def _claims() -> dict:
     import yaml
 
-    path = Path(os.environ.get("EVC_DOCS", "docs")) / "claims" / "claims.yml"
+    path = docs_root() / "claims" / "claims.yml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 

@@ -6,14 +6,13 @@ these CSV files are)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from urllib.parse import quote
 
 from .. import store
 from ..data import FIELDS as CSV_FIELDS  # noqa: F401 (the columns, one list for the API and the downloads)
 from ..data import to_csv as _csv_of
 from ..records import Record
+from . import docs_root
 from .lang import colon, tr
 from .provenance import esc
 
@@ -32,7 +31,7 @@ DATA_PAGE = "reference/data.md"  # how to load these files (the public eager_vs_
 def _data_page_link() -> str:
     """A link to the page on loading records, where this build has it (a small site of a test may not):
     `evc-page:` is resolved by the hook to the page's URL relative to the page that shows it."""
-    if not (Path(os.environ.get("EVC_DOCS", "docs")) / DATA_PAGE).is_file():
+    if not (docs_root() / DATA_PAGE).is_file():
         return ""
     return f'<a href="evc-page:{DATA_PAGE}">' + tr("what to do with them") + "</a> · "
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import functools
 import html
 import importlib.util
-import os
 import re
 from pathlib import Path
 
 from .. import captures, snippets
+from . import docs_root
 from .code import tr_skip
 from .lang import current, tr
 from .provenance import esc, fence, label, shown_capture, shown_run
@@ -93,14 +93,10 @@ def symptom(rel_path: str) -> str:
     return "\n".join(out) + mark
 
 
-def _docs_root() -> Path:
-    return Path(os.environ.get("EVC_DOCS", "docs"))
-
-
-def recipes(docs_root: Path | None = None) -> list[tuple[Path, str, str]]:
+def recipes(root: Path | None = None) -> list[tuple[Path, str, str]]:
     """Every troubleshooting recipe page of the page's language: (page path, its title, its symptom snippet)."""
     found = []
-    for page in sorted(((docs_root or _docs_root()) / "troubleshooting").glob("*.md")):
+    for page in sorted(((root or docs_root()) / "troubleshooting").glob("*.md")):
         if page.stem.endswith(".zh") != (current() == "zh"):
             continue  # the other edition's page
         text = page.read_text(encoding="utf-8")
@@ -126,13 +122,13 @@ def error_index() -> str:
         code = "<code>" + html.escape(first).replace("|", "&#124;") + "</code>"
         origin = {"this build": tr("this build"), "capture": tr("committed capture"),
                   "source": tr("torch source (not reproduced here)"), "none": "—"}[kind]
-        link = page.relative_to(_docs_root() / "troubleshooting").as_posix().replace(".zh.md", ".md")
+        link = page.relative_to(docs_root() / "troubleshooting").as_posix().replace(".zh.md", ".md")
         lines.append(f"| {code} | [{title.replace('|', '&#124;')}]({link}) | {origin} |")
     return "\n".join(lines) + "\n" + "".join(marks)
 
 
-def recipe_locations(docs_root: Path | None = None) -> set[str]:
+def recipe_locations(root: Path | None = None) -> set[str]:
     """The site locations of the recipe pages (`troubleshooting/graph-breaks/`), the same in every edition."""
-    pages = ((docs_root or _docs_root()) / "troubleshooting").glob("*.md")
+    pages = ((root or docs_root()) / "troubleshooting").glob("*.md")
     return {f"troubleshooting/{p.name.removesuffix('.md').removesuffix('.zh')}/"
             for p in pages if SYMPTOM_CALL.search(p.read_text(encoding="utf-8"))}
