@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from eager_vs_compiled import measure, recipes, records, store, workloads
+from eager_vs_compiled import engines, measure, recipes, records, store, workloads
 from eager_vs_compiled.pages import benchmarks, charts, machines, tables
 from helpers import RELEASE, ROOT, make_record
 
@@ -88,10 +88,12 @@ def test_the_gpu_profile_covers_the_promised_grid():
     r50 = [w for w in gpu.values() if w.name.startswith("resnet50")]
     assert {w.dtype for w in r50} == {"float32", "bfloat16"} and {w.layout for w in r50} == {"contiguous", "channels_last"}
     modes = {m for w in gpu.values() for m in w.modes["gpu"]}
-    plain = {m for m in modes if "+" not in m}
+    plain = {m for m in modes if "+" not in m and not recipes.parse(m).engine}
     assert plain == {"eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"}
-    for m in modes - plain:  # the recipes: a plain mode and knobs, each a name recipes.parse accepts
-        assert recipes.parse(m).base in plain, m
+    # the engines a GPU runs: ONNX Runtime (CUDA provider), TensorRT and AOTInductor (not OpenVINO: Intel only)
+    assert {recipes.parse(m).engine for m in modes} - {None} == {"onnxruntime", "tensorrt", "aotinductor"}
+    for m in modes - plain:  # the recipes: a plain mode or an engine and knobs, each a name recipes.parse accepts
+        assert recipes.parse(m).base in plain | set(engines.ENGINES), m
     assert {w.family for w in gpu.values()} == set(workloads.FAMILIES)
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
+from eager_vs_compiled import engines
+
 PKG = ROOT / "src" / "eager_vs_compiled"
 # Everything outside pages/ runs on a bare GPU image (the harness, its child processes, the peaks,
 # the store, the snippet runner and the CLI); only the pages need the docs stack.
@@ -43,8 +45,18 @@ def _top_level_imports(path: Path) -> set[str]:
 @pytest.mark.parametrize("module", CORE)
 def test_core_module_imports_only_stdlib_and_torch(module):
     allowed = set(sys.stdlib_module_names) | {"torch", "torchvision", "__future__"}
+    if module == "engines":  # each engine's package, imported inside the function that uses it
+        allowed |= {m for needs in engines.NEEDS.values() for m in needs}
     extra = _top_level_imports(PKG / f"{module}.py") - allowed
     assert not extra, f"{module}.py imports {extra}"
+
+
+def test_the_engines_module_imports_no_engine_at_import_time():
+    # The harness imports engines.py everywhere (recipes parse engine modes): a bare image lacks them.
+    tree = ast.parse((PKG / "engines.py").read_text())
+    at_top = {a.name.split(".")[0] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+              for a in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])}
+    assert not at_top & {m for needs in engines.NEEDS.values() for m in needs}, at_top
 
 
 def _torch_closure() -> set[str]:

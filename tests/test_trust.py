@@ -41,6 +41,7 @@ def test_the_home_table_and_the_evidence_lines_carry_the_interval(tmp_path, monk
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
     monkeypatch.setattr(measure, "_ensured", {})
     store.save(make_record("mlp", **OVERLAPPING), tmp_path)
+    monkeypatch.setattr(home, "siblings", lambda name: [])  # this record alone (engines_mlp would be measured)
     text = home.headline(["mlp"])
     assert "no measurable difference" in text and "— (no measurable difference)" in text
     assert re.search(r"\*\*\d\.\d\d×\*\* \(\d\.\d\d–\d\.\d\d\)", claims.evidence("mlp"))

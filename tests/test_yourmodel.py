@@ -1,5 +1,6 @@
 """Your model: `measure --model FILE.py:FUNCTION` measures a reader's model like a workload, and
 refuses a bad factory by name before measuring anything."""
+import ast
 import os
 import re
 import subprocess
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from eager_vs_compiled import usermodel
+from eager_vs_compiled import recipes, records, usermodel
 from helpers import ROOT
 
 FACTORY = ROOT / "snippets" / "how-to" / "my_model_factory.py"
@@ -26,11 +27,25 @@ def test_the_example_factory_through_the_real_cli_gives_a_record_and_reports():
     # The very run the how-to page shows (same command, into the tests' cache): the site build of the
     # tests then finds its record fresh and reuses it instead of measuring the model a second time.
     reports = Path(os.environ["EVC_CACHE"]) / "model-reports"
-    out = _cli("--model", f"{FACTORY.resolve()}:factory", "--out", str(reports))
+    page = (ROOT / "docs" / "how-to" / "measure-your-model.md").read_text()
+    [shown] = re.findall(r'\{\{ model_report\("how-to/my_model_factory.py:factory", (\[.*?\])\) \}\}', page)
+    modes = ast.literal_eval(shown)  # the modes the page's report runs: the same command, the same record
+    assert {"onnxruntime", "openvino", "aotinductor"} <= set(modes), modes  # every engine that runs on a CPU
+    out = _cli("--model", f"{FACTORY.resolve()}:factory", "--out", str(reports),
+               *[a for m in modes for a in ("--mode", m)], "--strict")
     assert out.returncode == 0, out.stderr[-2000:]
-    assert re.search(r"\*\*Verdict:\*\* (compile with `[\w-]+`: \d|do not compile: )", out.stdout)
+    assert re.search(r"\*\*Verdict:\*\* (compile with `[\w+-]+`: \d|convert to `[\w+-]+`: \d|do not compile: )", out.stdout)
     assert "graphs: 1, graph breaks: 0" in out.stdout and "recompiles when called with the second input shape" in out.stdout
     [folder] = {p.parent for p in reports.rglob("my_model_factory-factory.json")}
+    rec = records.load(folder / "my_model_factory-factory.json")
+    for mode in modes:  # each engine and compile mode ran, matched eager, and was timed beside it
+        r, tolerance = rec.result(mode), recipes.tolerance(recipes.parse(mode), rec.spec["rtol"], "inference")
+        assert r.status == "ok" and r.max_rel_err <= tolerance and r.speedup and r.samples_s, (mode, r)
+        assert r.compile_cold_s is not None and r.compile_warm_s is not None, mode  # export; load in a new process
+        if recipes.parse(mode).engine:
+            assert r.artifact_bytes and r.artifact_bytes > 1000, (mode, r.artifact_bytes)  # the weights are in it
+    ranked = out.stdout.split("### Every way measured, fastest correct first", 1)[1].split("###", 1)[0]
+    assert all(f"`{m}`" in ranked for m in modes), ranked
     html = (folder / "my_model_factory-factory.html").read_text()
     assert "<table>" in html and "Verdict:" in html
     assert not re.search(r"""(src|href)=["']?https?:|url\(https?:|@import""", html)  # nothing fetched: offline
@@ -54,6 +69,7 @@ BAD = {
     "{dir}/good.py:nope": "has no function 'nope'",
     "{dir}/good.py:raises": "the factory raised RuntimeError: out of cheese",
     "{dir}/good.py:wrong_shape": "the factory must return (model, inputs) or a dict",
+    "{dir}/good.py:module_alone": "returned a model without example inputs: give their shape with --input-shape",
     "{dir}/good.py:not_tensors": "'inputs' must be a tensor or a tuple of tensors, got list",
     "{dir}/good.py:bad_output": "the model's output must be tensors",
     "{dir}/good.py": "expected FILE.py:FUNCTION or MODULE:FUNCTION",
@@ -68,6 +84,8 @@ def test_a_bad_factory_is_refused_by_name_and_nothing_is_written(tmp_path, targe
         def raises():
             raise RuntimeError("out of cheese")
         def wrong_shape():
+            return torch.nn.Linear(2, 2), (torch.ones(2),), "a third thing"
+        def module_alone():
             return torch.nn.Linear(2, 2)
         def not_tensors():
             return torch.nn.Linear(2, 2), [[1.0, 2.0]]

@@ -18,7 +18,7 @@ import resource
 import sys
 from pathlib import Path
 
-from . import recipes, stats, timing, workloads
+from . import engines, recipes, stats, timing, workloads
 from .records import ModeResult
 
 log = logging.getLogger("eager_vs_compiled")
@@ -86,13 +86,32 @@ def _eager_bytes(built) -> int | None:
         return None
 
 
-def _compile(built, recipe: recipes.Recipe):
-    """The recipe's compiled model (its base mode), or the model as it is for an eager recipe."""
+def _compile(built, recipe: recipes.Recipe, args: dict | None = None):
+    """The recipe's compiled model (its base mode), or the model as it is for an eager recipe. An
+    engine mode converts on the first call (so the first-call time covers the conversion), or in a
+    warm phase loads the artifact its cold phase saved."""
     import torch
 
-    if recipe.compiled:
-        built.compiled = torch.compile(built.model if built.model is not None else built.fn, mode=recipe.base)
+    target = built.model if built.model is not None else built.fn
+    if recipe.engine:
+        folder, engine = Path(args["engine_dir"]), recipe.engine
+        model_name = args.get("model") or args["workload"]
+        if args["phase"] == "time":
+            built.compiled = engines.Lazy(lambda: engines.convert(
+                engine, recipe.knobs, target, built.inputs, folder, model_name))
+        else:
+            built.compiled = engines.Lazy(lambda: engines.load(engine, recipe.knobs, folder, built.inputs[0].device.type))
+    elif recipe.compiled:
+        built.compiled = torch.compile(target, mode=recipe.base)
     return built
+
+
+def _build_knobs(recipe: recipes.Recipe) -> frozenset:
+    """The knobs the PyTorch model is built with: an engine that takes bf16 as its own precision
+    setting (OpenVINO, TensorRT) converts the float32 model and computes in bf16 itself."""
+    if recipe.engine in ("openvino", "tensorrt"):
+        return recipe.knobs - {"bf16"}
+    return recipe.knobs
 
 
 def _child(args: dict) -> dict[str, ModeResult]:
@@ -103,7 +122,7 @@ def _child(args: dict) -> dict[str, ModeResult]:
     if args.get("model"):  # a reader's model: rebuilt from its factory in this process
         from .usermodel import workload_for
 
-        w = workload_for(args["model"], profile)
+        w = workload_for(args["model"], profile, args.get("input_shape"))
     else:
         w = workloads.get(args["workload"])
     device = torch.device(args.get("device") or workloads.default_device(profile))
@@ -123,7 +142,7 @@ def _recompile(w, profile: str, mode: str, device, sync, args: dict) -> ModeResu
     result = ModeResult(mode, "ok", threads=torch.get_num_threads())
     if args["phase"] == "mega":
         torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
-    comp = _compile(w.build(profile, device, recipe.knobs), recipe)
+    comp = _compile(w.build(profile, device, _build_knobs(recipe)), recipe, args)
     _, first = timing.first_call(comp.call, comp.inputs, sync)
     steady = stats.median([timing.timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
     if args["phase"] == "warm":
@@ -153,11 +172,13 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
         eager.message = ""
         [eager.samples_s] = timing.interleaved_samples([eager_built.call], eager_built.inputs, sync, cfg, cfg["budget_s"])
         return {"eager": eager}
-    comp = _compile(w.build(profile, device, recipe.knobs), recipe)
+    comp = _compile(w.build(profile, device, _build_knobs(recipe)), recipe, args)
     result = ModeResult(mode, "ok", threads=threads, memory_kind=eager.memory_kind,
                         flops_per_call=eager.flops_per_call, eager_bytes_per_call=eager.eager_bytes_per_call)
     got, result.first_call_s = timing.first_call(comp.call, comp.inputs, sync)
     result.peak_memory_bytes, _ = _peak_memory(device)  # cold process; the warm one replaces it
+    if recipe.engine:
+        result.artifact_bytes = engines.artifact_bytes(Path(args["engine_dir"]))
     _check(result, [(got, ref)] + ([(comp.grads(), ref_grads)] if ref_grads else []),
            recipes.tolerance(recipe, w.tolerance, w.step))
     if args.get("artifacts"):  # the compile artifacts of this cold run, for the Mega-Cache phase

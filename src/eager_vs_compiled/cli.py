@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .progress import ProgressBar
@@ -31,13 +32,19 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
                    help=f"workload to measure (repeatable, measured in the order given; default: all). One of: "
                         f"{', '.join(workload_names)}")
     m.add_argument("--mode", action="append", type=_recipe, metavar="MODE",
-                   help=f"only these modes (repeatable): {', '.join(modes)}, or a recipe, a mode with knobs "
-                        "joined by '+' (e.g. default+freezing+cl; knobs: freezing, cl, bf16, physical-cores, "
+                   help=f"only these modes (repeatable): {', '.join(modes)}, an inference engine (onnxruntime, "
+                        "openvino, aotinductor, tensorrt), or a recipe, a mode with knobs joined by '+' (e.g. "
+                        "default+freezing+cl, openvino+bf16; knobs: freezing, cl, bf16, physical-cores, "
                         "compiled-optimizer)")
     m.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     m.add_argument("--family", action="append", metavar="NAME",
                    help="only the workloads of this benchmark family (repeatable): "
-                        "overhead, pointwise, mlp-transformer, resnet, vit")
+                        "overhead, pointwise, mlp-transformer, resnet, vit, engines; with --model, the "
+                        "modes to measure your model with: recipes (every compile recipe), engines "
+                        "(the best compile recipe, ONNX Runtime, OpenVINO f32 and bf16, AOTInductor)")
+    m.add_argument("--input-shape", metavar="N,C,H,W",
+                   help="with --model whose function returns a model alone (e.g. torchvision.models:resnet50): "
+                        "the shape of its one random input")
     m.add_argument("--budget", type=float, metavar="SECONDS",
                    help="stop starting new measurements when they would not fit in this many seconds; "
                         "what does not fit is recorded as skipped (default: none for cpu, 450 for gpu)")
@@ -142,59 +149,53 @@ def _plan(args) -> tuple[str, list]:
     return profile, plan
 
 
-def _measure_model(args) -> int:
-    """`measure --model`: readiness check, every mode, a record and a report (Markdown and HTML)."""
-    import json
-    import tempfile
+def _roof(args, after: list[str] | None = None) -> bool:
+    """Measure (or reuse) the machine's peaks; `after`: again, after workloads shown against them
+    (the share of peak), so that the roof and the records come from one window. False if it failed."""
+    from . import peaks, records
 
-    from . import isolate, machine, measure, store, usermodel, workloads
-    from .pages import report
+    try:
+        roof = peaks.ensure(args.out, args.device, force=args.force or bool(after))
+    except (RuntimeError, records.RecordError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return False
+    window = " (the same run as " + ", ".join(after) + ")" if after else ""
+    print(f"machine peaks{window}: matmul {roof['matmul_tflops']} TFLOP/s, copy {roof['copy_gb_s']:.0f} GB/s",
+          file=sys.stderr)
+    return True
 
-    if not args.out:
-        raise UsageError("--model needs --out DIR: the folder your model's record and report go to")
-    if args.workload or args.family:
-        raise UsageError("--model measures your model alone: leave out --workload and --family")
-    profile = args.profile or workloads.default_profile()
-    try:
-        w = usermodel.workload_for(args.model, profile)
-    except usermodel.ModelError as e:
-        raise UsageError(str(e)) from None
-    with tempfile.TemporaryDirectory(prefix="evc-ready-") as tmp:
-        print(f"checking {args.model}: graphs, graph breaks, recompiles (torch._dynamo.explain) ...", file=sys.stderr)
-        code, _, err = isolate.module("eager_vs_compiled.usermodel", [args.model, f"{tmp}/ready.json"], None, 600)
-        ready = (json.loads(Path(f"{tmp}/ready.json").read_text()) if code == 0 and Path(f"{tmp}/ready.json").exists()
-                 else {"error": f"exit code {code}: {err.strip().splitlines()[-1] if err.strip() else ''}"})
-    bar = ProgressBar(measure.planned_steps(w, args.mode or w.modes[profile]))
-    try:
-        rec = measure.ensure_record(w.name, args.out, force=args.force, profile=profile, modes=args.mode,
-                                    progress=bar.step, device=args.device)
-    finally:
-        bar.close()
-    text = report.markdown(rec, ready)
-    folder = store.release_dir(args.out, machine.describe()["slug"], store.release(machine.versions()["torch"]))
-    store.write_atomic(folder / f"{w.name}.md", text)
-    store.write_atomic(folder / f"{w.name}.html", report.standalone_html(rec, ready))
-    print(f"\n{text}", end="")
-    print(f"report: {folder / (w.name + '.html')} (and .md); record: {folder / (w.name + '.json')}", file=sys.stderr)
+
+def _dry_run(plan: list, profile: str, args) -> int:
+    from . import measure
+
+    total = 0.0
+    for w in plan:
+        modes = args.mode or w.modes[profile]
+        total += sum(measure.estimate_s(w, m) for m in modes)
+        print(f"{w.name}: {', '.join(modes)} (about {sum(measure.estimate_s(w, m) for m in modes):.0f} s)")
+    print(f"{len(plan)} workloads, about {total:.0f} s; profile {profile}; nothing measured (--dry-run)")
     return 0
 
 
 def _measure(args) -> int:
-    from . import machine, measure, peaks, records, store
+    from . import machine, measure, records, store
     from .pages.tables import table
 
     if args.model:
-        return _measure_model(args)
+        from .modelcmd import ModelError, measure_command
+
+        try:
+            return measure_command(args)
+        except ModelError as e:
+            raise UsageError(str(e)) from None
+    if args.input_shape:
+        raise UsageError("--input-shape goes with --model (the shape of your model's input)")
     profile, plan = _plan(args)
+    if args.dry_run:
+        return _dry_run(plan, profile, args)
     budget = args.budget if args.budget is not None else (450.0 if profile == "gpu" else None)
     deadline = None if budget is None else time.monotonic() + budget
     planned = sum(measure.estimate_s(w, m) for w in plan for m in (args.mode or w.modes[profile]))
-    if args.dry_run:
-        for w in plan:
-            modes = args.mode or w.modes[profile]
-            print(f"{w.name}: {', '.join(modes)} (about {sum(measure.estimate_s(w, m) for m in modes):.0f} s)")
-        print(f"{len(plan)} workloads, about {planned:.0f} s; profile {profile}; nothing measured (--dry-run)")
-        return 0
     if budget is not None and budget < planned / 2:
         print(f"warning: the budget ({budget:.0f} s) is far below the estimate for this plan (about "
               f"{planned:.0f} s): what does not fit is recorded as skipped and measured by a later run",
@@ -205,16 +206,11 @@ def _measure(args) -> int:
     log.setLevel(logging.INFO)
     failed = skipped = 0
     harness_failed = False  # the harness itself (peaks, a record it cannot write), not a mode
-    t0 = time.monotonic()
+    t0, started = time.monotonic(), datetime.now(timezone.utc).isoformat(timespec="seconds")
+    whole, on_the_roof = not args.workload and not args.family and not args.mode, []
     try:
-        if not args.workload and not args.family and not args.mode:  # the whole profile: the roofline too
-            try:
-                roof = peaks.ensure(args.out, args.device, force=args.force)
-                print(f"machine peaks: matmul {roof['matmul_tflops']} TFLOP/s, copy {roof['copy_gb_s']:.0f} GB/s",
-                      file=sys.stderr)
-            except (RuntimeError, records.RecordError) as e:
-                print(f"error: {e}", file=sys.stderr)
-                failed, harness_failed = failed + 1, True
+        if whole and not _roof(args):  # the whole profile: the roofline first
+            failed, harness_failed = failed + 1, True
         for w in plan:
             try:
                 rec = measure.ensure_record(w.name, args.out, force=args.force, profile=profile, modes=args.mode,
@@ -224,9 +220,13 @@ def _measure(args) -> int:
                 failed, harness_failed = failed + 1, True
                 continue
             bar.close()
+            if w.traffic and rec.date >= started:  # measured now, and shown against the machine's roof
+                on_the_roof.append(w.name)
             print(f"\n## {rec.title}\n\n{table(rec, page=False)}")
             failed += sum(r.status not in ("ok", "skipped") for r in rec.results)
             skipped += sum(r.status == "skipped" for r in rec.results)
+        if on_the_roof and not whole and not _roof(args, after=on_the_roof):
+            failed, harness_failed = failed + 1, True
     finally:
         bar.close()
     print(f"{len(plan)} workloads in {time.monotonic() - t0:.0f} s; {failed} mode(s) failed, "

@@ -143,6 +143,11 @@ def versions() -> dict:
         "triton": _dist_version("triton", "pytorch-triton"),
         "python": platform.python_version(),
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        # the inference engines measured beside torch.compile (engines.py); None where not installed
+        "onnxruntime": _dist_version("onnxruntime", "onnxruntime-gpu"),
+        "onnxscript": _dist_version("onnxscript"),
+        "openvino": _dist_version("openvino"),
+        "torch_tensorrt": _dist_version("torch-tensorrt", "torch_tensorrt"),
     }
 
 

@@ -57,7 +57,7 @@ def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
 
 # Rough seconds to measure one compiled mode (cold + warm process) when no earlier record says:
 # only used to decide what still fits in a time budget.
-ESTIMATE_S = {"overhead": 20, "pointwise": 15, "mlp-transformer": 40, "resnet": 90, "vit": 90}
+ESTIMATE_S = {"overhead": 20, "pointwise": 15, "mlp-transformer": 40, "resnet": 90, "vit": 90, "engines": 60}
 
 
 def estimate_s(w: workloads.Workload, mode: str, previous: Record | None = None) -> float:
@@ -72,7 +72,7 @@ def _child_args(w: workloads.Workload, profile: str, device: str | None, mode: s
     """What a measurement child needs to rebuild the workload (a reader's model: its factory)."""
     args = {"workload": w.name, "profile": profile, "device": device, "mode": mode}
     if w.family == workloads.USER_FAMILY:
-        args["model"] = w.sizes[profile]["model"]
+        args["model"], args["input_shape"] = w.sizes[profile]["model"], w.sizes[profile].get("input_shape")
     return args
 
 
@@ -88,6 +88,8 @@ def _measure_compiled(w: workloads.Workload, args: dict, timeout: float, say: Pr
         # An empty cache makes the first call a cold compile; the second process reuses it.
         artifacts = os.path.join(mega, "artifacts.bin") if w.megacache and mode == "default" else None
         say(f"{name} · {mode}: cold compile, check, timing")
+        # An engine's artifact (the exported model), saved by the cold process, loaded by the warm one.
+        args = {**args, "engine_dir": os.path.join(cache, "engine")} if recipes.parse(mode).engine else args
         got = _run_child({**args, "phase": "time", "artifacts": artifacts}, _cache_env(cache), timeout)
         result = got[mode]
         if result.status not in ("ok", "mismatch") or not w.warm:

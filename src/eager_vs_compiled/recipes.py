@@ -1,6 +1,7 @@
 """Recipes: a compile mode with knobs, measured as a mode of its own, e.g. `default+freezing+cl`.
 
-A recipe name is a base mode (`eager` or a `torch.compile` mode) and knobs joined by `+`:
+A recipe name is a base mode (`eager`, a `torch.compile` mode, or an inference engine of engines.py)
+and knobs joined by `+`:
 - `freezing`: Inductor freezing (`torch._inductor.config.freezing`): weights become constants,
   prepacked, and conv+BN are folded; inference only;
 - `cl`: channels_last memory layout for the model and its 4-d inputs;
@@ -18,8 +19,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .engines import ENGINES
+
 KNOBS = ("freezing", "cl", "bf16", "physical-cores", "compiled-optimizer")
-BASES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+BASES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs") + ENGINES
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,11 @@ class Recipe:
     @property
     def compiled(self) -> bool:
         return self.base != "eager"
+
+    @property
+    def engine(self) -> str | None:
+        """The inference engine of an engine mode (engines.py), None for eager and torch.compile."""
+        return self.base if self.base in ENGINES else None
 
 
 def parse(name: str) -> Recipe:
@@ -69,6 +77,12 @@ def physical_cores() -> int | None:
 
 def unsupported(recipe: Recipe, step: str, device_type: str) -> str | None:
     """Why this recipe cannot run here, read from the machine (recorded as `skipped`), or None."""
+    if recipe.engine:
+        from . import engines
+
+        why = engines.unsupported(recipe.engine, recipe.knobs, step, device_type)
+        if why:
+            return why
     if "freezing" in recipe.knobs and (step != "inference" or not recipe.compiled):
         return "freezing applies to compiled inference only"
     if "compiled-optimizer" in recipe.knobs and (step != "training" or not recipe.compiled):

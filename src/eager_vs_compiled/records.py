@@ -69,6 +69,7 @@ class ModeResult:
     timer_median_s: float | None = None  # Timer.blocked_autorange, rounds alternating with the harness
     timer_harness_s: float | None = None  # the harness's own sampler in those same rounds
     wall_s: float | None = None  # how long measuring this mode took
+    artifact_bytes: int | None = None  # an engine mode: the files a deployment ships (engines.py)
 
     @property
     def eager_median_s(self) -> float | None:
@@ -125,7 +126,7 @@ _RESULT_FIELDS = {
     "breakeven_iters": _NUMBER, "peak_memory_bytes": int, "memory_kind": str, "max_abs_err": _NUMBER,
     "max_rel_err": _NUMBER, "throughput": _NUMBER, "threads": int, "flops_per_call": int,
     "eager_bytes_per_call": int, "tflops": _NUMBER, "timer_median_s": _NUMBER, "timer_harness_s": _NUMBER,
-    "wall_s": _NUMBER,
+    "wall_s": _NUMBER, "artifact_bytes": int,
 }
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _NOT_NULL = ("message", "samples_s", "eager_samples_s")  # fields the pages use without a None check

@@ -80,15 +80,15 @@ def headers(code: str) -> dict[str, str]:
     return found
 
 
-PACKAGES = {"triton"}  # requirements a package meets, not hardware: a symptom needing only them is not captured
+# requirements a package meets, not hardware: a symptom needing only them is not captured. triton: torch's
+# Linux CUDA wheels bring it, CPU wheels do not; the engines: the `engines` extra (./evc.sh installs it).
+PACKAGES = {"triton", "onnxruntime", "openvino"}
 
 
 def available(me: dict) -> set[str]:
-    """What this machine offers of what snippets may require: a GPU (`cuda`), an importable `triton`."""
+    """What this machine offers of what snippets may require: a GPU (`cuda`), an importable package of PACKAGES."""
     have = {"cuda"} if me["gpus"] else set()
-    if importlib.util.find_spec("triton") is not None:  # torch's Linux CUDA wheels bring it; CPU wheels do not
-        have.add("triton")
-    return have
+    return have | {p for p in PACKAGES if importlib.util.find_spec(p) is not None}
 
 
 def requirements(code: str) -> set[str]:

@@ -1,6 +1,7 @@
 """Your model, measured like our workloads: `measure --model path/to/file.py:factory`.
 
-`factory()` returns `(model_or_fn, example_inputs)`, or a dict with the keys `model`, `inputs` and
+`factory()` returns `(model_or_fn, example_inputs)`, a module alone (its input shape given with
+`--input-shape`, e.g. `--model torchvision.models:resnet50 --input-shape 4,3,224,224`), or a dict with the keys `model`, `inputs` and
 optionally `step` ("inference" or "training"), `dtype` ("float32", "bfloat16"), `rtol` (the
 correctness tolerance), `inputs2` (inputs of a second shape, for the recompile check) and `items`
 (what one call processes, for throughput). Standard library + torch, so it runs on a bare image.
@@ -63,14 +64,34 @@ def _tensors(value, what: str, target: str) -> tuple:
     return value
 
 
-def call_factory(target: str) -> dict:
-    """The factory's model and inputs, checked: every problem is a ModelError naming the factory."""
+def parse_shape(text: str) -> tuple[int, ...]:
+    """'4,3,224,224' -> (4, 3, 224, 224); a ModelError names what is wrong."""
+    try:
+        shape = tuple(int(part) for part in text.replace("x", ",").split(","))
+    except ValueError:
+        shape = ()
+    if not shape or any(n <= 0 for n in shape):
+        raise ModelError(f"--input-shape {text!r}: expected positive sizes separated by commas, e.g. 4,3,224,224")
+    return shape
+
+
+def call_factory(target: str, input_shape: tuple | list | None = None) -> dict:
+    """The factory's model and inputs, checked: every problem is a ModelError naming the factory.
+    A factory that returns a model alone (torchvision.models:resnet18) gets one random input of
+    `input_shape` (--input-shape), seeded."""
     try:
         got = load_factory(target)()
     except ModelError:
         raise
     except Exception as e:  # noqa: BLE001
         raise ModelError(f"--model {target!r}: the factory raised {type(e).__name__}: {e}") from e
+    if isinstance(got, torch.nn.Module):
+        if not input_shape:
+            raise ModelError(f"--model {target!r}: the factory returned a model without example inputs: give "
+                             "their shape with --input-shape (e.g. --input-shape 4,3,224,224 for an image model), "
+                             "or return (model, inputs)")
+        torch.manual_seed(0)
+        got = (got, (torch.randn(*input_shape),))
     if isinstance(got, tuple) and len(got) == 2:
         got = {"model": got[0], "inputs": got[1]}
     if not isinstance(got, dict) or not {"model", "inputs"} <= set(got) or set(got) - KEYS:
@@ -98,7 +119,7 @@ def call_factory(target: str) -> dict:
 
 def _build(sizes: dict, device: torch.device):
     """The builder of a user workload: the factory's model and inputs, on the device."""
-    spec = call_factory(sizes["model"])
+    spec = call_factory(sizes["model"], sizes.get("input_shape"))
     model, inputs = spec["model"], tuple(x.to(device) for x in spec["inputs"])
     return (model.to(device) if isinstance(model, torch.nn.Module) else model), inputs
 
@@ -116,9 +137,9 @@ def name_of(target: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{target.rpartition(':')[2]}".lower()).strip("-")
 
 
-def workload_for(target: str, profile: str) -> workloads.Workload:
+def workload_for(target: str, profile: str, input_shape: tuple | list | None = None) -> workloads.Workload:
     """A Workload that measures the factory's model: the modes of the device, its step and dtype."""
-    spec = call_factory(target)
+    spec = call_factory(target, input_shape)
     path_or_module = target.rpartition(":")[0]
     source = Path(path_or_module).resolve() if path_or_module.endswith(".py") or "/" in path_or_module else None
     code = source.read_text(encoding="utf-8") if source else inspect.getsource(load_factory(target))
@@ -127,7 +148,8 @@ def workload_for(target: str, profile: str) -> workloads.Workload:
     w = workloads.Workload(
         name=name_of(target), family=USER_FAMILY, title=f"Your model: {_shown(target)}",
         about=f"`{_shown(target)}`", builder=_build,
-        sizes={profile: {"model": target, "batch": batch, "source": hashlib.sha256(code.encode()).hexdigest()[:16]}},
+        sizes={profile: {"model": target, "batch": batch, "source": hashlib.sha256(code.encode()).hexdigest()[:16],
+                         **({"input_shape": list(input_shape)} if input_shape else {})}},
         modes={profile: modes}, items=spec["items"], step=spec["step"], dtype=spec["dtype"], rtol=spec["rtol"],
         warm=True)
     workloads.register(w)
@@ -135,12 +157,12 @@ def workload_for(target: str, profile: str) -> workloads.Workload:
 
 
 # --- the compile-readiness check, run in a fresh process before any timing -------------------------------
-def readiness(target: str) -> dict:
+def readiness(target: str, input_shape: list | None = None) -> dict:
     """Graphs and graph breaks (torch._dynamo.explain), recompiles across two input shapes, both with
     the `eager` backend so that nothing is code-generated: how ready the model is for torch.compile."""
     import torch._dynamo
 
-    spec = call_factory(target)
+    spec = call_factory(target, input_shape)
     model = spec["model"]
     report = torch._dynamo.explain(model)(*spec["inputs"])
     out = {"graphs": report.graph_count, "graph_breaks": report.graph_break_count,
@@ -158,7 +180,7 @@ def readiness(target: str) -> dict:
 
 if __name__ == "__main__":  # python -m eager_vs_compiled.usermodel TARGET OUT: the readiness check
     try:
-        result = readiness(sys.argv[1])
+        result = readiness(sys.argv[1], json.loads(sys.argv[3]) if len(sys.argv) > 3 else None)
     except ModelError as e:
         result = {"error": str(e)}
     Path(sys.argv[2]).write_text(json.dumps(result))

@@ -1,9 +1,6 @@
-"""Named workloads: a model, its inputs, its step (inference or one training step) and tolerance.
-
-A workload belongs to a *family* (one benchmark page) and is measured per *profile*: `cpu` sizes fit
-a 2-core machine, `gpu` sizes a real accelerator. A workload absent from a profile's sizes is not
-part of that profile. The spec (sizes, modes, dtype, layout, step, tolerance, and the source of the
-builders) is hashed; a record measured with another spec hash is stale.
+"""The suite: every named workload (workload_type.Workload), per family and profile, and the
+lookup by name. Each family is one benchmark page; `engines` sets the inference engines beside the
+best compile recipes of the same models.
 
 Standard library + torch only at import time; torchvision is imported when a vision model is built
 (and a missing torchvision makes those workloads `skipped`, not a crash).
@@ -11,116 +8,11 @@ Standard library + torch only at import time; torchvision is imported when a vis
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import inspect
-import json
-from dataclasses import dataclass
-from typing import Callable
-
 import torch
 
 from . import models
-from .models import Built
-
-PROFILES = ("cpu", "gpu")
-STEPS = ("inference", "training")
-DTYPES = ("float32", "bfloat16")
-LAYOUTS = ("contiguous", "channels_last")
-
-FAMILIES = {  # family -> (page title, what the page answers)
-    "overhead": ("Per-op overhead", "What one tiny operation costs per call, eager vs compiled."),
-    "pointwise": ("Pointwise fusion", "How time and memory traffic grow with a chain of N elementwise ops."),
-    "mlp-transformer": ("MLP and transformer block", "Dense layers and attention, inference and one training step."),
-    "resnet": ("ResNet-18 and ResNet-50", "Convolutional networks: dtype, memory layout, inference and training."),
-    "vit": ("ViT-B/16", "A vision transformer: speed and peak memory, inference and training."),
-}
-
-
-USER_FAMILY = "user"  # a reader's own model (usermodel.py): measured like a workload, on no page of ours
-
-
-class WorkloadUnavailable(Exception):
-    """The workload needs something this environment lacks (torchvision, a GPU): it is skipped."""
-
-
-@dataclass(frozen=True)
-class Workload:
-    name: str
-    family: str
-    title: str
-    about: str
-    builder: Callable[[dict, torch.device], tuple]  # -> (module or fn, example inputs)
-    sizes: dict  # profile -> keyword sizes passed to the builder; a missing profile = not measured there
-    modes: dict  # profile -> modes measured, eager first
-    items: str = "calls"  # what one call processes, for throughput ("images", ...)
-    step: str = "inference"
-    dtype: str = "float32"
-    layout: str = "contiguous"
-    rtol: float | None = None  # max |compiled - eager| / max |eager|; None = the default for dtype/step
-    megacache: bool = False  # also measure compile from Mega-Cache artifacts in a fresh process
-    needs: tuple = ()  # python modules the builder imports (missing -> skipped)
-    # Harness switches: they change what is measured, so they are part of the spec and its hash.
-    warm: bool = True  # also measure the warm-cache compile in a second process
-    traffic: bool = False  # count the bytes an eager call reads and writes (pointwise, roofline)
-    timer_check: bool = False  # also time with torch.utils.benchmark.Timer, for the methodology page
-    # Profiles where the workload is measured only when asked for (measure --family/--workload):
-    # too slow to compile for every cold site build of that profile. Not part of the spec.
-    on_demand: tuple = ()
-
-    def __post_init__(self):
-        assert self.step in STEPS and self.dtype in DTYPES and self.layout in LAYOUTS, self.name
-        assert self.family in FAMILIES or self.family == USER_FAMILY, self.name
-        for profile, modes in self.modes.items():
-            assert modes[0] == "eager", (self.name, profile)
-
-    @property
-    def tolerance(self) -> float:
-        if self.rtol is not None:
-            return self.rtol
-        base = {"float32": 1e-3, "bfloat16": 3e-2}[self.dtype]
-        return base * (10 if self.step == "training" else 1)  # gradients accumulate more rounding
-
-    def in_profile(self, profile: str) -> bool:
-        return profile in self.sizes
-
-    def scheduled(self, profile: str) -> bool:
-        """Measured by a site build and a plain `measure` of the profile (not only on demand)."""
-        return self.in_profile(profile) and profile not in self.on_demand
-
-    def spec(self, profile: str) -> dict:
-        return {"name": self.name, "family": self.family, "profile": profile,
-                "sizes": self.sizes[profile], "modes": list(self.modes[profile]), "items": self.items,
-                "rtol": self.tolerance, "dtype": self.dtype, "layout": self.layout, "step": self.step,
-                "megacache": self.megacache, "warm": self.warm, "traffic": self.traffic,
-                "timer_check": self.timer_check,
-                "how": ("torch.no_grad(), model.eval()" if self.step == "inference" else
-                        "model.train(); torch.compile(model), loss.backward() and SGD step in eager")
-                + ("; bfloat16 weights and inputs" if self.dtype == "bfloat16" and self.step == "inference"
-                   else "; autocast(bfloat16) mixed precision, float32 weights" if self.dtype == "bfloat16"
-                   else "")}
-
-    def spec_hash(self, profile: str) -> str:
-        blob = (json.dumps(self.spec(profile), sort_keys=True) + inspect.getsource(self.builder)
-                + inspect.getsource(models.instantiate))
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-    def items_per_call(self, profile: str) -> int:
-        return int(self.sizes[profile].get("batch", 1))
-
-    def unavailable(self) -> str | None:
-        """Why this environment cannot run the workload, or None."""
-        missing = [m for m in self.needs if importlib.util.find_spec(m) is None]
-        return f"needs {', '.join(missing)}, which is not installed" if missing else None
-
-    def build(self, profile: str, device: torch.device, knobs: frozenset = frozenset()) -> Built:
-        """A fresh instance: same seed, so two builds start from identical weights and inputs."""
-        why = self.unavailable()
-        if why:
-            raise WorkloadUnavailable(why)
-        torch.manual_seed(0)
-        obj, inputs = self.builder(self.sizes[profile], device)
-        return models.instantiate(self, obj, inputs, device, knobs)
+from .workload_type import (DTYPES, FAMILIES, LAYOUTS, PROFILES, STEPS, USER_FAMILY, Workload,  # noqa: F401 (the API)
+                            WorkloadUnavailable)
 
 
 # ----------------------------------------------------------------------------- the suite
@@ -142,7 +34,8 @@ def _vision(arch: str, step: str, dtype: str, layout: str, cpu: dict | None, gpu
         modes["cpu"] = cpu_modes
     if arch == "resnet50":  # its eager traffic places it on the roofline of the best-recipe page
         kw["traffic"] = True
-    return Workload(name=name, family="vit" if arch.startswith("vit") else "resnet", title=title,
+    family = kw.pop("family", "vit" if arch.startswith("vit") else "resnet")
+    return Workload(name=name, family=family, title=title,
                     about=f"torchvision {arch}, random weights, {sizes['gpu']['image']}×{sizes['gpu']['image']} images.",
                     builder=models.vision_model, sizes=sizes, modes=modes, items="images", step=step,
                     dtype=dtype, layout=layout, needs=("torchvision",), **kw)
@@ -257,8 +150,54 @@ def _vision_suite() -> list[Workload]:
     ]
 
 
-WORKLOADS: dict[str, Workload] = {w.name: w for w in _overhead_and_pointwise() + _dense() + _vision_suite()
-                                  + _recipe_suite()}
+# Engine modes (engines.py) beside the best compile recipes: the deployer's "compile or convert?".
+CPU_ENGINES = ("onnxruntime", "openvino", "openvino+bf16")
+GPU_ENGINES = ("onnxruntime", "tensorrt", "tensorrt+bf16")
+
+
+def _engine_suite() -> list[Workload]:
+    """The same models as the benchmark pages, each with its best compile recipes (measured on this
+    CPU: freezing, channels_last for convolutions, bf16 where the CPU has it) and every engine."""
+    def engine_workload(base: Workload, name: str, cpu: tuple, gpu: tuple, **kw) -> Workload:
+        fields = {f: getattr(base, f) for f in ("builder", "items", "rtol", "needs", "about")}
+        return Workload(name=name, family="engines", title=kw.pop("title", base.title),
+                        sizes={p: base.sizes[p] for p in base.sizes}, modes={"cpu": cpu, "gpu": gpu}, **fields, **kw)
+
+    tiny, mlp, block = WORKLOADS_BY_NAME["tiny_op"], WORKLOADS_BY_NAME["mlp"], WORKLOADS_BY_NAME["transformer_block"]
+    fp32_cpu = ("eager", "default", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing")
+    fp32_gpu = ("eager", "max-autotune", *GPU_ENGINES, "aotinductor")
+    vision_cpu = ("eager", "default+freezing+cl", "default+freezing+cl+bf16", *CPU_ENGINES, "aotinductor+freezing+cl")
+    vision_gpu = ("eager", "max-autotune+cl+bf16", *GPU_ENGINES, "aotinductor+cl+bf16")
+    return [
+        engine_workload(tiny, "engines_tiny_op", ("eager", "default", "onnxruntime", "openvino", "aotinductor"),
+                        ("eager", "reduce-overhead", "onnxruntime", "tensorrt", "aotinductor"), title="One tiny op per call"),
+        engine_workload(mlp, "engines_mlp", fp32_cpu, fp32_gpu, title="MLP inference"),
+        engine_workload(block, "engines_transformer_block", fp32_cpu, fp32_gpu, on_demand=("cpu",),
+                        title="Transformer encoder block inference"),
+        _vision("resnet50", "inference", "float32", "contiguous", {"batch": 4, "image": 224}, {"batch": 64, "image": 224},
+                cpu_modes=vision_cpu, gpu_modes=vision_gpu, on_demand=("cpu",), name="engines_resnet50_b4",
+                title="ResNet-50 inference, batch 4", family="engines"),
+        _vision("resnet50", "inference", "float32", "contiguous", {"batch": 16, "image": 224}, {"batch": 256, "image": 224},
+                cpu_modes=vision_cpu, gpu_modes=vision_gpu, on_demand=("cpu",), name="engines_resnet50_b16",
+                title="ResNet-50 inference, batch 16", family="engines"),
+        _vision("vit_b_16", "inference", "float32", "contiguous", {"batch": 2, "image": 224}, {"batch": 128, "image": 224},
+                cpu_modes=("eager", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing"),
+                gpu_modes=("eager", "max-autotune-no-cudagraphs+bf16", *GPU_ENGINES, "aotinductor+bf16"),
+                on_demand=("cpu",), name="engines_vit_b_16", title="ViT-B/16 inference, batch 2", family="engines"),
+    ]
+
+
+# `measure --model X --family recipes|engines`: the modes a reader's model is measured with.
+MODEL_MODE_SETS = {
+    "recipes": {"cpu": CPU_RECIPES, "gpu": GPU_RECIPES},
+    "engines": {"cpu": ("eager", "default+freezing", *CPU_ENGINES, "aotinductor+freezing"),
+                "gpu": ("eager", "max-autotune", *GPU_ENGINES, "aotinductor")},
+}
+
+
+_BASE = _overhead_and_pointwise() + _dense() + _vision_suite() + _recipe_suite()
+WORKLOADS_BY_NAME = {w.name: w for w in _BASE}
+WORKLOADS: dict[str, Workload] = {w.name: w for w in _BASE + _engine_suite()}
 
 
 USER: dict[str, Workload] = {}  # readers' models of this process (never listed with the suite)

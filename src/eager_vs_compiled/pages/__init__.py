@@ -32,6 +32,8 @@ DIRECTIVES = {
     "claims_table": "pages.claims:table", "claims_tally": "pages.claims:tally",
     "model_report": "pages.report:model_report", "cli_help": "cli:help_markdown",
     "glossary": "pages.glossary:glossary",
+    "engines_table": "pages.engines:table", "engines_verdict": "pages.engines:conclusion",
+    "engines_summary": "pages.engines:summary", "engines_chart": "pages.engines:chart",
 }
 
 

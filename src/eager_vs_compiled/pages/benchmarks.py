@@ -17,7 +17,7 @@ from .lang import then, tr, tr_known
 from .machines import roof
 from .tables import table
 
-PAGE = {f: f"{f}.md" for f in workloads.FAMILIES}
+PAGE = {f: f"{f}.md" for f in workloads.FAMILIES} | {"engines": "compile-or-convert.md"}  # family -> its page
 
 
 def records_by_machine(names: list[str]) -> dict[str, list[Record]]:

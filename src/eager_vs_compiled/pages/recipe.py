@@ -4,6 +4,8 @@ winner picked by the data, placed on the roofline, and profiled when it stays fa
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import hashlib
 import json
 import os
@@ -54,16 +56,37 @@ def _row(i: int, r: ModeResult, rec: Record, top: dict | None) -> str:
             if r.tflops else f"| {i} | {code(r.mode)} | {batch} | {r.throughput:,.1f} | {vs} | — | — | — | — | {checked} |")
 
 
-def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record, floor: float) -> str:
-    """The winner's throughput over another recipe's, measured in other processes: the interval of the
-    ratio, called a difference only outside the machine's between-process noise."""
+def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
+           floor: float) -> tuple[float, float, float, str]:
+    """The winner's throughput over another recipe's, measured in other processes: (ratio, low, high,
+    words), the words 'faster', 'slower' or 'within the noise' (English: tr them), a difference only
+    outside the machine's between-process noise `floor`."""
     rng = stats._rng(winner.mode, other.mode, tuple(winner.samples_s))
     scale = w_rec.spec["sizes"].get("batch", 1) / o_rec.spec["sizes"].get("batch", 1)
     dist = [scale * o / w for w, o in zip(stats.boot_medians(winner.samples_s, rng), stats.boot_medians(other.samples_s, rng))]
     lo, hi = stats.percentile_interval(dist)
     point = scale * other.median_s / winner.median_s
-    said = tr("faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise")
-    return f"{point:.2f}× ({lo:.2f}–{hi:.2f}), {said}"
+    return point, lo, hi, "faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise"
+
+
+def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record, floor: float) -> str:
+    point, lo, hi, said = versus(winner, w_rec, other, o_rec, floor)
+    return f"{point:.2f}× ({lo:.2f}–{hi:.2f}), {tr(said)}"
+
+
+def _window(top: dict | None, recs: list[Record]) -> str:
+    """When the peak the shares are taken of was measured, against the records: the same run, or
+    how far apart (a share across windows mixes this machine's good and bad hours)."""
+    if not top:
+        return ""
+    when = [datetime.fromisoformat(r.date) for r in recs]
+    peak = datetime.fromisoformat(top["date"])
+    apart = max(abs((peak - w).total_seconds()) for w in when) / 60
+    if apart <= 60:
+        return tr("The peak was measured in the same window as these recipes ({minutes:.0f} min apart at most).",
+                  minutes=apart)
+    return tr("The peak was measured {hours:.0f} h away from these recipes: shares mix two windows of this "
+              "machine.", hours=apart / 60)
 
 
 def _skipped(recs: list[Record]) -> str:
@@ -95,6 +118,7 @@ def ranking(arch: str = "resnet50") -> str:
                       if base and base[0] is not winner else "")
                    + (tr("; over eager measured in its own process: {x}", x=_versus(winner, w_rec, eager[0], eager[1], floor))
                       if eager and winner.mode != "eager" else "") + tr("."))
+        summary += " " + _window(top, recs)
         note = tr("Recipes measured in different processes differ by up to ±{floor:.0%} with nothing changed (the "
                   "largest eager difference between processes in these records): a margin inside that is called "
                   "within the noise.", floor=floor)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ..engines import ENGINES
 from ..records import Record
 from .provenance import best, esc, fmt_bytes, interval, ok, verdict
 from .tables import table
@@ -30,7 +31,27 @@ def one_line(rec: Record) -> str:
     more = (fastest.peak_memory_bytes or 0) - (eager.peak_memory_bytes or 0) if eager else 0
     memory = f"costs {fmt_bytes(more)} more memory" if more > 0 else f"saves {fmt_bytes(-more)} of memory"
     pays = f"pays off after {fastest.breakeven_iters:,.0f} calls" if fastest.breakeven_iters else "pays off at once"
-    return f"compile with `{esc(fastest.mode)}`: {said} faster, {pays}, {memory}"
+    how = "convert to" if _kind(fastest.mode) == "engine" else "compile with"
+    return f"{how} `{esc(fastest.mode)}`: {said} faster, {pays}, {memory}"
+
+
+def _kind(mode: str) -> str:
+    base = mode.split("+")[0]
+    return "engine" if base in ENGINES else "eager" if base == "eager" else "torch.compile"
+
+
+def ranking_lines(rec: Record) -> str:
+    """Every mode measured, fastest correct first (speedup over the eager run beside it, with its
+    interval and the word it allows), then the modes that did not finish, with why."""
+    done = sorted((r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup),
+                  key=lambda r: -r.speedup)
+    lines = []
+    for i, r in enumerate(done, 1):
+        lo, hi = interval(r) or (r.speedup, r.speedup)
+        lines.append(f"{i}. `{esc(r.mode)}` ({_kind(r.mode)}): {r.speedup:.2f}× ({lo:.2f}–{hi:.2f}), {verdict(r)}")
+    lines += [f"- `{esc(r.mode)}`: {esc(r.status)}" + (f" ({esc(r.message)})" if r.message else "")
+              for r in rec.results if r.mode != "eager" and r.status != "ok"]
+    return "\n".join(lines) + "\n" if lines else "- no mode beside eager was measured\n"
 
 
 def readiness_lines(ready: dict) -> str:
@@ -48,7 +69,8 @@ def readiness_lines(ready: dict) -> str:
 def markdown(rec: Record, ready: dict) -> str:
     """The report as Markdown: what the terminal prints and the how-to page shows."""
     errors = {r.mode: r.max_rel_err for r in rec.results if r.max_rel_err is not None}
-    return (f"**Verdict:** {one_line(rec)}.\n\n### Compile readiness\n\n"
+    return (f"**Verdict:** {one_line(rec)}.\n\n### Every way measured, fastest correct first\n\n"
+            + ranking_lines(rec) + "\n### Compile readiness\n\n"
             + readiness_lines({**ready, "max_rel_err": errors})
             + f"\n### Every mode\n\n{table(rec, page=False)}\n")
 
@@ -72,8 +94,10 @@ def standalone_html(rec: Record, ready: dict) -> str:
             head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0])
             cells = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
-        elif lines[0].startswith("- "):
-            body.append("<ul>" + "".join(f"<li>{_inline(ln.strip()[2:])}</li>" for ln in lines) + "</ul>")
+        elif all(re.match(r"(- |\d+\. )", ln.strip()) for ln in lines):  # bullets, or the ranking
+            tag = "ol" if lines[0][0].isdigit() else "ul"
+            items = [re.sub(r"^(- |\d+\. )", "", ln.strip()) for ln in lines]
+            body.append(f"<{tag}>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + f"</{tag}>")
         else:
             body.append(f"<p>{_inline(' '.join(lines))}</p>")
     body.append(_chart(rec))
@@ -104,10 +128,11 @@ CSS = ("body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:
 
 
 
-def model_report(rel_target: str) -> str:
+def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     """The how-to page's report: the real CLI run on a factory under snippets/ (`FILE.py:FUNCTION`),
-    into the build's cache (a fresh record is reused, so a rebuild measures nothing), then its
-    Markdown report shown and its standalone HTML linked."""
+    with `modes` (`--mode` each; default: the command's), into the build's cache (a fresh record is
+    reused, so a rebuild measures nothing), then its Markdown report shown and its standalone HTML
+    linked."""
     import os
     from pathlib import Path
 
@@ -119,7 +144,7 @@ def model_report(rel_target: str) -> str:
     target = f"{(snippets.root() / rel_file).resolve()}:{function}"
     cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled"))
     out = cache / "model-reports"
-    _measure_once(target, str(out), rel_target)
+    _measure_once(target, str(out), rel_target, tuple(modes or ()))
     folder = store.release_dir(out, machine.describe()["slug"], store.release(machine.versions()["torch"]))
     name = usermodel.name_of(target)
     rec = records_load(folder / f"{name}.json")
@@ -134,11 +159,12 @@ def model_report(rel_target: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _measure_once(target: str, out: str, rel_target: str) -> None:
+def _measure_once(target: str, out: str, rel_target: str, modes: tuple = ()) -> None:
     """The CLI run behind a report, once per build: both editions of the page show the same run."""
     from .. import isolate
 
-    code, _, err = isolate.module("eager_vs_compiled", ["measure", "--model", target, "--out", out], None, 1800)
+    args = ["measure", "--model", target, "--out", out, *[a for m in modes for a in ("--mode", m)]]
+    code, _, err = isolate.module("eager_vs_compiled", args, None, 1800)
     if code != 0:
         raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
 

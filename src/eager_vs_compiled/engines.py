@@ -1,0 +1,223 @@
+"""Inference engines measured as modes of the harness, beside eager and torch.compile.
+
+An engine mode converts the model once (the conversion is its "compile": export, optimisation,
+code generation), saves what a deployment would ship (an artifact on disk) and runs from it:
+- `onnxruntime`: `torch.onnx.export` (the torch.export-based exporter), then an ONNX Runtime
+  session (CPU execution provider; the CUDA provider on a GPU where the installed build has it);
+- `openvino`: `openvino.convert_model` from the module, compiled for the CPU with the precision
+  stated: `openvino` is f32, `openvino+bf16` is bf16 (OpenVINO's CPU default on a CPU with AMX is
+  bf16, silently: we never leave it to the default);
+- `aotinductor`: `torch.export` + AOTInductor (`torch._inductor.aoti_compile_and_package`), the
+  package loaded with `aoti_load_package`: what a deployment without Python-level compile runs;
+  recipe knobs (freezing, cl, bf16) apply as to torch.compile;
+- `tensorrt`: torch-tensorrt's dynamo path, on an NVIDIA GPU where torch_tensorrt is installed.
+
+Cold phase: conversion + first call (the first call converts, so `timing.first_call` times both).
+Warm phase: a fresh process loads the saved artifact and calls it (what deployment starts with).
+Engines run inference only. Standard library + torch; each engine's package is imported when used.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+ENGINES = ("onnxruntime", "openvino", "aotinductor", "tensorrt")
+# python modules an engine needs (a missing one: the mode is recorded as skipped, with this name)
+NEEDS = {"onnxruntime": ("onnxruntime", "onnx", "onnxscript"), "openvino": ("openvino",),
+         "aotinductor": (), "tensorrt": ("torch_tensorrt",)}
+KNOBS = {"onnxruntime": frozenset(), "openvino": frozenset({"bf16"}),
+         "aotinductor": frozenset({"freezing", "cl", "bf16"}), "tensorrt": frozenset({"bf16"})}
+INSTALL = "pip install -c constraints.txt -e '.[engines]' (./evc.sh installs it)"
+
+
+class ExportFailed(Exception):
+    """The engine could not convert the model: the message names the engine and the model."""
+
+
+def missing(engine: str) -> list[str]:
+    return [m for m in NEEDS[engine] if importlib.util.find_spec(m) is None]
+
+
+def unsupported(engine: str, knobs: frozenset, step: str, device_type: str) -> str | None:
+    """Why this engine mode cannot run here (recorded as `skipped` with this reason), or None."""
+    if step != "inference":
+        return f"{engine} runs inference only"
+    extra = sorted(knobs - KNOBS[engine])
+    if extra:
+        return f"{engine} takes no knob {', '.join(extra)} (it takes: {', '.join(sorted(KNOBS[engine])) or 'none'})"
+    if engine == "tensorrt" and device_type != "cuda":
+        return "TensorRT runs on NVIDIA GPUs only"
+    if engine == "openvino" and device_type == "cuda":
+        return "OpenVINO runs on Intel CPUs and GPUs, not on a CUDA device"
+    gone = missing(engine)
+    if gone:
+        return f"{engine} needs {', '.join(gone)}, which is not installed: {INSTALL}"
+    if engine == "onnxruntime" and device_type == "cuda":
+        import onnxruntime
+
+        if "CUDAExecutionProvider" not in onnxruntime.get_available_providers():
+            return ("the installed onnxruntime has no CUDAExecutionProvider (it is the CPU build: "
+                    "onnxruntime-gpu has the CUDA provider)")
+    return None
+
+
+def describe(engine: str, knobs: frozenset) -> str:
+    """How the engine mode runs, in one phrase (shown beside its numbers)."""
+    return {
+        "onnxruntime": "torch.onnx.export (dynamo=True), ONNX Runtime session, all graph optimisations",
+        "openvino": f"openvino.convert_model, compiled for the CPU with INFERENCE_PRECISION_HINT="
+                    f"{'bf16' if 'bf16' in knobs else 'f32'}, latency hint",
+        "aotinductor": "torch.export + AOTInductor package, loaded with aoti_load_package",
+        "tensorrt": "torch_tensorrt.compile (dynamo IR)",
+    }[engine]
+
+
+def _as_module(fn):
+    """A plain function as an nn.Module: exporters take modules."""
+    import torch
+
+    class Function(torch.nn.Module):
+        def forward(self, *xs):
+            return fn(*xs)
+
+    return Function().eval()
+
+
+def _to_torch(outs, device):
+    import torch
+
+    tensors = [torch.from_numpy(o).to(device) if not isinstance(o, torch.Tensor) else o for o in outs]
+    return tensors[0] if len(tensors) == 1 else tuple(tensors)
+
+
+def _threads() -> int:
+    import torch
+
+    return torch.get_num_threads()  # the same thread count as the eager and compiled modes beside it
+
+
+def _ort_session(path: Path, device_type: str):
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = _threads()
+    # ORT's worker threads spin after a run by default: interleaved with eager in one process, the
+    # spinning threads take the cores eager needs next (measured here: eager ran several times slower
+    # beside a spinning session). Without spinning both sides get the machine in turn.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    providers = ["CUDAExecutionProvider"] if device_type == "cuda" else ["CPUExecutionProvider"]
+    session = ort.InferenceSession(str(path), options, providers=providers)
+    names = [i.name for i in session.get_inputs()]
+
+    def run(*xs):
+        feeds = {n: x.detach().cpu().numpy() for n, x in zip(names, xs)}
+        return _to_torch(session.run(None, feeds), xs[0].device)
+
+    return run
+
+
+def _ov_compiled(model, knobs: frozenset):
+    import openvino as ov
+
+    core = ov.Core()
+    config = {"INFERENCE_PRECISION_HINT": "bf16" if "bf16" in knobs else "f32",
+              "PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _threads()}
+    compiled = core.compile_model(model, "CPU", config)
+    request = compiled.create_infer_request()
+
+    def run(*xs):
+        request.infer([x.detach().numpy() for x in xs], share_inputs=True)
+        return _to_torch([request.get_output_tensor(i).data.copy() for i in range(len(compiled.outputs))],
+                         xs[0].device)
+
+    return run
+
+
+def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, model_name: str):
+    """Export `module` for `engine`, save the artifact in `folder`, return a callable running it.
+    Any exporter failure becomes ExportFailed naming the engine and the model."""
+    import torch
+
+    folder.mkdir(parents=True, exist_ok=True)
+    module = module if isinstance(module, torch.nn.Module) else _as_module(module)
+    device_type = inputs[0].device.type
+    try:
+        if engine == "onnxruntime":
+            torch.onnx.export(module, inputs, str(folder / "model.onnx"), dynamo=True, verbose=False)
+        elif engine == "openvino":
+            import openvino as ov
+
+            # save_model compresses the weights to fp16 by default: the f32 mode would then compute
+            # with rounded weights (relative error ~2e-4 on a linear layer, checked here). Kept exact.
+            ov.save_model(ov.convert_model(module, example_input=inputs), str(folder / "model.xml"),
+                          compress_to_fp16=False)
+        elif engine == "aotinductor":
+            program = torch.export.export(module, inputs)
+            torch._inductor.aoti_compile_and_package(program, package_path=str(folder / "model.pt2"))
+        elif engine == "tensorrt":
+            import torch_tensorrt
+
+            trt = torch_tensorrt.compile(module, ir="dynamo", inputs=list(inputs),
+                                         enabled_precisions={torch.bfloat16 if "bf16" in knobs else torch.float32})
+            torch_tensorrt.save(trt, str(folder / "model.ep"), inputs=list(inputs))
+        else:
+            raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    except ValueError:
+        raise
+    except Exception as e:  # noqa: BLE001 (whatever the exporter raises, named with engine and model)
+        cause = e.__cause__ if e.__cause__ is not None and e.__cause__ is not e else None
+        why = f"{_first_line(e)}" + (f" (caused by {_first_line(cause)})" if cause else "")
+        raise ExportFailed(f"{engine} could not export {model_name}: {why}") from e
+    return load(engine, knobs, folder, device_type)
+
+
+def _first_line(e: BaseException) -> str:
+    """'TypeName: the first line of the message', without the terminal colours some exporters add."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
+
+
+def load(engine: str, knobs: frozenset, folder: Path, device_type: str = "cpu"):
+    """A callable running the artifact saved in `folder` (a fresh process: the warm phase)."""
+    import torch
+
+    if engine == "onnxruntime":
+        return _ort_session(folder / "model.onnx", device_type)
+    if engine == "openvino":
+        import openvino as ov
+
+        return _ov_compiled(ov.Core().read_model(str(folder / "model.xml")), knobs)
+    if engine == "aotinductor":
+        package = torch._inductor.aoti_load_package(str(folder / "model.pt2"))
+        return lambda *xs: package(*xs)
+    if engine == "tensorrt":
+        import torch_tensorrt  # noqa: F401 (registers the TensorRT runtime ops the program calls)
+
+        program = torch.export.load(str(folder / "model.ep"))
+        return lambda *xs: program.module()(*xs)
+    raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+
+
+def artifact_bytes(folder: Path) -> int | None:
+    """What a deployment ships: the size of every file the engine saved (weights included)."""
+    files = [p for p in Path(folder).rglob("*") if p.is_file()] if Path(folder).is_dir() else []
+    return sum(p.stat().st_size for p in files) or None
+
+
+class Lazy:
+    """The engine as the compiled callable of a built workload: the first call converts (or, in the
+    warm phase, loads the saved artifact), so the harness's first-call timing covers it."""
+
+    def __init__(self, make):
+        self._make, self._run = make, None
+
+    def __call__(self, *xs):
+        if self._run is None:
+            self._run = self._make()
+        return self._run(*xs)
+
+
