@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import torch
 
 from eager_vs_compiled import recipes, records, usermodel
 from helpers import ROOT
@@ -106,3 +107,42 @@ def test_model_needs_an_out_folder(capsys):
 
     assert cli.main(["measure", "--model", f"{FACTORY}:factory"]) == 2
     assert "--model needs --out DIR" in capsys.readouterr().err
+
+
+def test_a_torchvision_model_named_by_module_path_gets_an_input_of_the_shape_given(monkeypatch):
+    spec = usermodel.call_factory("torchvision.models:resnet18", (2, 3, 32, 32))
+    assert type(spec["model"]).__name__ == "ResNet" and spec["inputs"][0].shape == (2, 3, 32, 32)
+    again = usermodel.call_factory("torchvision.models:resnet18", (2, 3, 32, 32))["inputs"][0]
+    assert torch.equal(spec["inputs"][0], again)  # seeded: the child rebuilds the very same input
+    w = usermodel.workload_for("torchvision.models:resnet18", "cpu", (2, 3, 32, 32))
+    assert w.sizes["cpu"]["input_shape"] == [2, 3, 32, 32] and w.name == "torchvision-resnet18"
+
+
+@pytest.mark.parametrize("text", ["", "4,x", "4,0,2", "-1,3"])
+def test_a_bad_input_shape_is_refused_naming_it(text):
+    with pytest.raises(usermodel.ModelError, match=f"--input-shape {text!r}: expected positive sizes"):
+        usermodel.parse_shape(text)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--input-shape", "4,3,8,8"], "--input-shape goes with --model"),
+    (["--model", "torchvision.models:resnet18", "--family", "resnet"], "--family 'resnet' with --model: the mode sets"),
+])
+def test_model_options_are_refused_where_they_do_not_apply(tmp_path, argv, message, capsys):
+    from eager_vs_compiled import cli
+
+    assert cli.main(["measure", *argv, "--out", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_family_engines_and_recipes_choose_the_modes_of_a_readers_model():
+    from eager_vs_compiled import modelcmd, workloads
+
+    engines_set, recipe_set = workloads.MODEL_MODE_SETS["engines"]["cpu"], workloads.MODEL_MODE_SETS["recipes"]["cpu"]
+    got = modelcmd.modes_for(["engines"], ["max-autotune", "onnxruntime"], "cpu")
+    assert got == [*engines_set, "max-autotune"]  # eager first, the set's order, a named mode once
+    assert modelcmd.modes_for(["recipes"], [], "cpu") == list(recipe_set)
+    both = modelcmd.modes_for(["recipes", "engines"], [], "cpu")
+    assert set(both) == set(recipe_set) | set(engines_set) and len(both) == len(set(both))
+    assert modelcmd.modes_for([], ["default"], "cpu") == ["eager", "default"]
+    assert modelcmd.modes_for([], [], "cpu") is None  # the command's default modes

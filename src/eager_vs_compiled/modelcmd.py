@@ -10,6 +10,16 @@ from . import workloads
 from .usermodel import ModelError, parse_shape, workload_for
 
 
+def modes_for(families: list[str], modes: list[str], profile: str) -> list[str] | None:
+    """The modes of `--family recipes|engines` (in their order), then those named with `--mode`, eager
+    first, each once; None when neither was given (the command's default modes)."""
+    chosen: list[str] = []
+    for fam in families:
+        chosen += [m for m in workloads.MODEL_MODE_SETS[fam][profile] if m not in chosen]
+    chosen += [m for m in modes if m not in chosen]
+    return (["eager"] + [m for m in chosen if m != "eager"]) if chosen else None
+
+
 def measure_command(args) -> int:
     """`measure --model`: readiness check, every mode, a record and a report (Markdown and HTML)."""
     import json
@@ -30,10 +40,7 @@ def measure_command(args) -> int:
     profile = args.profile or workloads.default_profile()
     shape = parse_shape(args.input_shape) if args.input_shape else None
     w = workload_for(args.model, profile, shape)
-    modes = list(args.mode or [])
-    for fam in args.family or []:  # the mode sets asked for, then the modes named, eager first, once each
-        modes = [m for m in workloads.MODEL_MODE_SETS[fam][profile] if m not in modes] + modes
-    args.mode = (["eager"] + [m for m in modes if m != "eager"]) if modes else None
+    args.mode = modes_for(args.family or [], args.mode or [], profile)
     with tempfile.TemporaryDirectory(prefix="evc-ready-") as tmp:
         print(f"checking {args.model}: graphs, graph breaks, recompiles (torch._dynamo.explain) ...", file=sys.stderr)
         code, _, err = isolate.module("eager_vs_compiled.usermodel", [args.model, f"{tmp}/ready.json",
