@@ -45,3 +45,15 @@ def test_the_bootstrap_draws_the_indices_randrange_would(k):
     fast, slow = stats._rng("w", "default", k), stats._rng("w", "default", k)
     for _ in range(50):
         assert stats._draw(fast, k) == [slow.randrange(k) for _ in range(k)]
+
+
+def test_the_median_of_zero_durations_has_no_relative_error_to_speak_of():
+    assert stats.median_rel_error([0.0, 0.0, 0.0]) == math.inf  # not a division by zero
+
+
+@pytest.mark.parametrize("old, new", [(4.0, 5.0), (5.0, 4.0)])
+def test_a_ratio_exactly_on_the_noise_floor_is_not_a_change(old, new):
+    # 5/4 = 1.25 = 1 + floor and 4/5 = 0.8 = 1/(1 + floor): on the band's edges, inside it
+    ratio = new / old
+    assert stats.ratio_change(old, new, None, 0.25) == (ratio, ratio, ratio, False)
+    assert stats.ratio_change(old, new * 1.001 if new > old else new * 0.999, None, 0.25)[3] is True
