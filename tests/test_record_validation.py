@@ -208,3 +208,10 @@ def test_staleness_names_what_changed(change, why):
     assert records.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd") == why
     assert records.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd", ["eager", "turbo"]) == \
         "modes ['turbo'] not measured"
+
+
+def test_throughput_and_tflops_are_derived_from_the_median():
+    r = records.ModeResult("default", "ok", samples_s=[0.25] * 3, flops_per_call=5 * 10**11).finish(8)
+    assert (r.median_s, r.throughput, r.tflops) == (0.25, 32.0, 2.0)  # 8 items / 0.25 s; 5e11 / 0.25 s / 1e12
+    zero = records.ModeResult("eager", "ok", samples_s=[0.0] * 3).finish(8)
+    assert zero.throughput is None  # a clock too coarse to see the call: no rate, no division by zero
