@@ -2,10 +2,11 @@
 
 A snippet forked from the server starts after torch, torchvision, Dynamo and Inductor were imported
 there. Two ways a snippet could pass forked and fail as a reader runs it (`python snippet.py`):
-- it reads a global name it never binds (`torch` without `import torch`): checked here, with the
-  standard library's `symtable`, that every global name a snippet reads is a builtin, a name the
-  interpreter gives a script, or bound by the snippet itself (import, assignment, def, class, loop,
-  with, except, global statement);
+- it reads a global name it never binds (`torch` without `import torch`): runpy gives the forked
+  run fresh globals today, but that is one line of snippet_forks.py; checked here, with the standard
+  library's `symtable`, that every global name a snippet reads is a builtin, a name the interpreter
+  gives a script, or bound by the snippet itself (import, assignment, def, class, loop, with,
+  except, global statement), so no way of running it can lend it one;
 - it sets an environment variable that torch reads when a module is imported (TORCHINDUCTOR_*,
   TORCH_LOGS ...): forked, those modules were imported before the snippet's first line. Checked here
   that every snippet that writes the environment, anywhere in its text, is run fresh
