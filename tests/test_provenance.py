@@ -29,7 +29,7 @@ def record(results=None, box=BOX, date="2026-01-02T03:04:05+00:00", torch="2.15.
 
 # --- units -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seconds, text", [
-    (None, "—"), (1.0, "1 s"), (1.5, "1.5 s"), (123.4, "123 s"), (0.0123, "12.3 ms"), (0.001, "1 ms"),
+    (None, "—"), (1.0, "1 s"), (1.5, "1.5 s"), (123.4, "123 s"), (1234.0, "1234 s"), (0.0123, "12.3 ms"), (0.001, "1 ms"),
     (0.1234, "123 ms"), (0.00099, "990 µs"), (2.5e-6, "2.5 µs"), (5e-7, "0.5 µs"), (0.0, "0 µs"),
 ])
 def test_times_are_shown_in_the_largest_unit_with_three_digits(seconds, text):
@@ -135,6 +135,8 @@ def test_span_is_one_day_or_a_range_and_the_torch_versions():
     later = record(date="2026-03-04T00:00:00+00:00", torch="2.14.1")
     assert p.span([one, one]) == ("2026-01-02", "2.15.0")
     assert p.span([later, one]) == ("2026-01-02 to 2026-03-04", "2.14.1, 2.15.0")
+    middle = record(date="2026-02-01T00:00:00+00:00", versions={})
+    assert p.span([later, middle, one]) == ("2026-01-02 to 2026-03-04", "2.14.1, 2.15.0, ?")
 
 
 def test_the_stamp_under_a_chart_names_machine_days_torch_profile_and_what(monkeypatch):
@@ -162,6 +164,8 @@ def test_the_record_line_names_everything_a_number_depends_on():
     assert p.record_line(cuda, page=False) == (
         "Measured on **Test CPU, 2 cores** (<code>cpu-test-2c</code>) · 2026-01-02 · torch 2.15.0, CUDA 13.0 · "
         "Python 3.12 · no samples · cpu profile (batch 64, features 512, float32, contiguous, inference) · harness v2")
+    assert p.record_line(record(spec={}), page=False).endswith(
+        " · n = 1–1 samples per mode · cpu profile (, None, contiguous, None) · harness v2")  # a spec without sizes
     on_page = p.record_line(cuda)
     assert on_page.startswith(p.record_line(cuda, page=False) + "\n{: .evc-provenance }\n")
     assert p.markers(on_page) == [{"kind": "measured", "machine": "cpu-test-2c", "date": "2026-01-02T03:04:05+00:00",
@@ -202,6 +206,7 @@ def test_a_record_of_this_machine_and_release_is_marked_mine():
     this_torch = machine.versions()["torch"]
     assert p.markers(p.shown(record(box=me, torch=this_torch + "+local")))[0]["mine"] is True
     assert p.markers(p.shown(record(box=me, torch="1.13.0")))[0]["mine"] is False
+    assert p.markers(p.shown(record(box=me, versions={})))[0]["mine"] is False  # no torch: not this release
     assert p.markers(p.shown(record(box={}, versions={})))[0] == {
         "kind": "measured", "machine": "?", "date": "2026-01-02T03:04:05+00:00", "torch": "?", "key": "None/mlp",
         "mine": False}
@@ -222,7 +227,8 @@ def test_a_snippet_marker_says_whether_it_ran_came_from_the_cache_or_was_skipped
 def test_a_capture_marker_names_its_snippet_with_question_marks_for_what_it_lacks():
     assert p.markers(p.shown_capture({"snippet": "t/x.py", "machine": "gpu", "date": "2026", "torch": "2.11.0"})) == [
         {"kind": "captured", "machine": "gpu", "date": "2026", "torch": "2.11.0", "key": "t/x.py"}]
-    assert p.markers(p.shown_capture({})) == [{"kind": "captured", "machine": "?", "date": "?", "torch": "?", "key": "?"}]
+    assert p.shown_capture({}) == (  # the keys sorted: a rebuild writes the same bytes
+        '\n<!-- evc:shown {"date": "?", "key": "?", "kind": "captured", "machine": "?", "torch": "?"} -->\n')
 
 
 def test_the_footer_says_where_and_when_each_kind_of_content_was_produced():
@@ -238,5 +244,7 @@ def test_the_footer_says_where_and_when_each_kind_of_content_was_produced():
         "Numbers measured on box (2026-01-02 to 2026-01-05, torch 2.15.0); on gpu (2026-01-03, torch 2.11.0). "
         "Snippets run on box (2026-02-01, torch 2.15.0). "
         "Errors captured on &lt;gpu&gt; (2025-12-31, torch 2.11.0). Built 2026-02-02 on me with torch 2.15.0.")
+    assert p.freshness("me", "2.15.0", "2026-02-02", shown[3:4]) == (  # no numbers, but a snippet run
+        "Snippets run on box (2026-02-01, torch 2.15.0). Built 2026-02-02 on me with torch 2.15.0.")
     assert p.freshness("me", "2.15.0", "2026-02-02", shown[4:5]) == (
         "No measured numbers on this page. Built 2026-02-02 on me with torch 2.15.0.")

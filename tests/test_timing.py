@@ -220,14 +220,16 @@ def fake_timer(clock, monkeypatch):
 TIMER_MEDIANS = [0.010, 0.011, 0.100, 0.012, 0.013, 0.014] + [0.012] * 9
 
 
-@pytest.mark.parametrize("timer_cost, rounds, timer_median", [(0.0625, 15, 0.012), (0.5, 6, 0.0125), (1.0, 5, 0.012)])
+@pytest.mark.parametrize("timer_cost, rounds, timer_median", [(0.0625, 15, 0.012), (0.5, 6, 0.0125), (1.0, 5, 0.012),
+                                                              (0.421875, 7, 0.012)])
 def test_harness_and_timer_alternate_in_rounds_for_five_to_fifteen_rounds_or_three_seconds(
         clock, fake_timer, timer_cost, rounds, timer_median):
     # A harness round: one discarded sample of 2 calls (2 units), then samples of 2 units until
     # 0.05 s have passed: 4 samples (8 units = 0.0625 s), so 10 units = 0.078125 s. The Timer's
     # round costs `timer_cost`. Rounds of 0.140625 s: all 15 fit in 3 s. Rounds of 0.578125 s: 2.89 s
     # after 5, 3.47 s after 6, so the seventh does not start. Rounds of 1.078125 s: the minimum, 5.
-    # The Timer's median: of 10, 11, 100, 12, 13 ms: 12; with 14 ms too: 12.5; with nine more 12 ms: 12.
+    # Rounds of exactly 0.5 s (0.078125 + 0.421875): 3 s after 6, which is not past 3 s: a seventh.
+    # The Timer's median: of 10, 11, 100, 12, 13 ms: 12; with 14 ms too: 12.5; with 12 ms more: 12.
     log = []
 
     def call(*inputs):
@@ -246,3 +248,17 @@ def test_harness_and_timer_alternate_in_rounds_for_five_to_fifteen_rounds_or_thr
     assert theirs == pytest.approx(timer_median, abs=1e-15)
     assert fake_timer.collected == [1]  # one full collection before the rounds, none inside them
     assert gc.isenabled()
+
+
+def test_a_harness_round_ends_once_fifty_milliseconds_have_passed(clock, fake_timer):
+    # The discarded call costs nothing, so the round's 50 ms start at 0; calls of 25 ms then end the
+    # second sample at exactly 0.05 s (twice the double nearest 0.025 is the double nearest 0.05).
+    log, calls = [], itertools.count()
+
+    def call():
+        log.append("harness")
+        clock.now += 0.0 if next(calls) == 0 else 0.025
+
+    fake_timer(1.0, TIMER_MEDIANS, log)
+    timing.timer_agreement(types.SimpleNamespace(call=call, inputs=()), no_sync, threads=1, number=1)
+    assert log[:log.index(("Timer", 0.05))] == ["harness"] * 3  # the discarded call and two samples
