@@ -137,10 +137,11 @@ def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records
 KILL_CHILDREN = """
 import subprocess, sys
 from eager_vs_compiled import isolate
-group = subprocess.Popen(["sh", "-c", "sleep 60 & echo $!; wait"], stdout=subprocess.PIPE, text=True,
-                         start_new_session=True)  # as isolate.run starts one: a group of its own
+# (stderr to /dev/null: a grandchild left alive must not hold the test's pipe open for 600 s)
+group = subprocess.Popen(["sh", "-c", "sleep 600 & echo $!; wait"], stdout=subprocess.PIPE, text=True,
+                         stderr=subprocess.DEVNULL, start_new_session=True)  # as isolate.run starts one: a group of its own
 grandchild = int(group.stdout.readline())
-alone = subprocess.Popen(["sleep", "60"])
+alone = subprocess.Popen(["sleep", "600"], stderr=subprocess.DEVNULL)
 isolate.kill_children()
 print(group.wait(timeout=60), alone.wait(timeout=60), grandchild)
 """
@@ -151,7 +152,12 @@ def test_kill_children_kills_each_child_with_its_group():
     out = subprocess.run([sys.executable, "-c", KILL_CHILDREN], capture_output=True, text=True, timeout=180,
                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, check=True).stdout.split()
     assert out[:2] == ["-9", "-9"], out
-    assert _gone([int(out[2])], within_s=60), "the group's other process lived on"
+    grandchild = int(out[2])
+    try:  # it would sleep 600 s: gone well within the poll's 60 s only if it was killed
+        assert _gone([grandchild], within_s=60), "the group's other process lived on"
+    finally:
+        if _state(grandchild) not in ("gone", "Z"):
+            os.kill(grandchild, signal.SIGKILL)
 
 
 def _cmdline(pid: int) -> bytes:
