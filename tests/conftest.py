@@ -89,6 +89,23 @@ def _phase(item) -> int:
     return 4 if phase == 0 and "site" in getattr(item, "fixturenames", ()) else phase
 
 
+# --- No test moves the process's clock ------------------------------------------------------------------
+# A test that patches time.monotonic (or time.sleep ...) for the whole process moves every thread's
+# clock with it: the snippet pool's waits, other modules' deadlines. A test patches the `time` name of
+# the module it tests (`monkeypatch.setattr(measure, "time", ...)`), or injects a clock.
+_REAL_CLOCKS = {name: getattr(time, name) for name in ("monotonic", "perf_counter", "time", "sleep")}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    moved = [name for name, real in _REAL_CLOCKS.items() if getattr(time, name) is not real]
+    if moved:
+        raise AssertionError(f"{item.nodeid} replaced time.{', time.'.join(moved)} for the whole process: "
+                             "patch the `time` name of the module under test instead")
+    return result
+
+
 def pytest_collection_modifyitems(config, items):
     items.sort(key=_phase)
 

@@ -31,8 +31,9 @@ import traceback
 from pathlib import Path
 
 PRELOAD = ("torch", "torchvision", "torch._dynamo", "torch._inductor.compile_fx")
-FRESH = re.compile(r"os\.environ|putenv|subprocess|multiprocessing|torch\.distributed|maxrss|/proc/self"
-                   r"|__main__|sys\.argv")
+# `environ`, not `os.environ`: `from os import environ` and `import os as o` change it too.
+FRESH = re.compile(r"\benviron\b|putenv|unsetenv|subprocess|multiprocessing|torch\.distributed|maxrss"
+                   r"|/proc/self|__main__|sys\.argv")
 
 
 def needs_fresh(code: str) -> bool:

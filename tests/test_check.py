@@ -81,3 +81,10 @@ def test_a_nan_in_any_leaf_of_a_tuple_output_is_a_mismatch():
     result = checked([(got, (EAGER_OUT, torch.tensor([1.0, 1.0])))])
     assert result.status == "mismatch"
     assert result.message == "outputs: NaN or inf where eager's are finite"
+
+
+def test_an_all_zero_eager_output_makes_the_error_absolute():
+    # no magnitude to be relative to: the scale is 1, so the relative error is the absolute one
+    assert child._max_errors(torch.tensor([0.0, 0.25]), torch.tensor([0.0, 0.0])) == (0.25, 0.25)
+    assert child._max_errors((torch.tensor([0.5]), torch.tensor([1.0])), (torch.tensor([0.0]), torch.tensor([0.0]))) \
+        == (1.0, 1.0)

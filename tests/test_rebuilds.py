@@ -109,37 +109,55 @@ def test_an_interrupted_measure_stops_kills_its_child_and_keeps_finished_records
     # Wait until it runs a measurement child (not some helper it starts while importing, say: a signal
     # then would land before measure's handler is in place, which is not what this test is about).
     while not kids and time.monotonic() < deadline:
-        time.sleep(0.5)
         kids = [pid for pid, _ in isolate.children(proc.pid) if b"eager_vs_compiled.child" in _cmdline(pid)]
-    assert kids, "measure started no child process"
-    os.kill(proc.pid, sig)
-    t0 = time.monotonic()
-    assert proc.wait(timeout=30) == code and time.monotonic() - t0 < 15
-    assert "interrupted: the records already written are kept" in proc.stderr.read()
-    time.sleep(0.5)
-    assert not [k for k in kids if Path(f"/proc/{k}").exists() and _state(k) != "Z"], "the child outlived measure"
+        if not kids:
+            time.sleep(0.1)
+    try:
+        assert kids, "measure started no child process"
+        # Stopped, the child can never finish on its own: measure exits only if it kills the child
+        # (SIGKILL ends a stopped process too). No stopwatch: with both cores busy, a prompt stop can
+        # still take more than 15 s, and a child near its end could finish within any fixed limit.
+        for kid in kids:
+            os.kill(kid, signal.SIGSTOP)
+        os.kill(proc.pid, sig)
+        try:
+            assert proc.wait(timeout=180) == code
+        except subprocess.TimeoutExpired:
+            pytest.fail("measure waited for its (stopped) child instead of killing it")
+        assert "interrupted: the records already written are kept" in proc.stderr.read()
+        assert _gone(kids, within_s=60), "the child outlived measure"
+    finally:
+        for pid in [proc.pid, *kids]:
+            if _state(pid) not in ("gone", "Z"):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait()
     assert not list(tmp_path.rglob("*.tmp")), "a half-written record was left behind"
 
 
 KILL_CHILDREN = """
 import subprocess, sys
 from eager_vs_compiled import isolate
-group = subprocess.Popen(["sh", "-c", "sleep 60 & echo $!; wait"], stdout=subprocess.PIPE, text=True,
-                         start_new_session=True)  # as isolate.run starts one: a group of its own
+# (stderr to /dev/null: a grandchild left alive must not hold the test's pipe open for 600 s)
+group = subprocess.Popen(["sh", "-c", "sleep 600 & echo $!; wait"], stdout=subprocess.PIPE, text=True,
+                         stderr=subprocess.DEVNULL, start_new_session=True)  # as isolate.run starts one: a group of its own
 grandchild = int(group.stdout.readline())
-alone = subprocess.Popen(["sleep", "60"])
+alone = subprocess.Popen(["sleep", "600"], stderr=subprocess.DEVNULL)
 isolate.kill_children()
-print(group.wait(timeout=10), alone.wait(timeout=10), grandchild)
+print(group.wait(timeout=60), alone.wait(timeout=60), grandchild)
 """
 
 
 def test_kill_children_kills_each_child_with_its_group():
     # What measure does on Ctrl-C for a child that was being started as the signal came.
-    out = subprocess.run([sys.executable, "-c", KILL_CHILDREN], capture_output=True, text=True, timeout=60,
+    out = subprocess.run([sys.executable, "-c", KILL_CHILDREN], capture_output=True, text=True, timeout=180,
                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, check=True).stdout.split()
     assert out[:2] == ["-9", "-9"], out
-    time.sleep(0.5)
-    assert not Path(f"/proc/{out[2]}").exists() or _state(int(out[2])) == "Z", "the group's other process lived on"
+    grandchild = int(out[2])
+    try:  # it would sleep 600 s: gone well within the poll's 60 s only if it was killed
+        assert _gone([grandchild], within_s=60), "the group's other process lived on"
+    finally:
+        if _state(grandchild) not in ("gone", "Z"):
+            os.kill(grandchild, signal.SIGKILL)
 
 
 def _cmdline(pid: int) -> bytes:
@@ -147,6 +165,18 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def _gone(pids: list[int], within_s: float) -> bool:
+    """Whether every process of `pids` has ended (gone, or a zombie its parent has not reaped yet)
+    within `within_s` seconds: a killed process ends as soon as the kernel schedules it, which on
+    two busy cores can take a while, so poll rather than sleep a fixed time."""
+    deadline = time.monotonic() + within_s
+    while any(_state(pid) not in ("gone", "Z") for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def _state(pid: int) -> str:

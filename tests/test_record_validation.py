@@ -93,3 +93,125 @@ def test_the_committed_slugs_and_workloads_are_plain_names():
     found = [records.load(p) for p in sorted(Path(ROOT / "measurements").rglob("*.json"))
              if "captures" not in p.parts and p.name != "machine_peaks.json"]
     assert len(found) > 20  # every committed record loads under the rule
+
+
+# --- every refusal says which file, why, and what to do --------------------------------------------
+def _edit_result(field, value):
+    def edit(raw):
+        if value is _DELETE:
+            del raw["results"][1][field]
+        else:
+            raw["results"][1][field] = value
+    return edit
+
+
+def _edit_top(field, value):
+    def edit(raw):
+        raw[field] = value
+    return edit
+
+
+_DELETE = object()
+TAIL = " (delete it or re-measure with EVC_REMEASURE=1 / --force)"
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (_edit_result("status", "fast"), "mode 'default' has unknown status 'fast'"),
+    (_edit_result("memory_kind", "vram"), "mode 'default': unknown memory_kind 'vram'"),
+    (_edit_result("status", _DELETE), "result has unknown or missing fields ['mode/status']"),
+    (_edit_result("mode", 3), "result has unknown or missing fields ['mode/status']"),
+    (_edit_top("schema", 3), "newer schema version 3 (this harness reads 2; upgrade eager-vs-compiled to read it)"),
+    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2)"),
+    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2)"),
+    (_edit_top("schema", True), "unknown schema version True (this harness reads 2)"),
+    (lambda raw: raw["machine"].update(slug=5), "machine.slug and versions.torch must be strings"),
+    (lambda raw: raw["versions"].update(torch=2.15), "machine.slug and versions.torch must be strings"),
+    (lambda raw: raw["results"].append(3), "'results' is not a list of objects"),
+    (_edit_top("title", None), "title: null"),
+    (_edit_top("workload", "mlp..b"), "workload: 'mlp..b' is not a plain name (letters, digits, '.', '_', '-')"),
+], ids=["status", "memory_kind", "no-status", "int-mode", "newer-schema", "older-schema", "str-schema",
+        "bool-schema", "int-slug", "float-torch", "result-not-object", "null-title", "dots"])
+def test_each_refusal_names_the_file_the_reason_and_the_way_out(tmp_path, edit, reason):
+    with pytest.raises(records.RecordError) as refusal:
+        load_edited(tmp_path, edit)
+    assert str(refusal.value) == f"bad measurement record {tmp_path / 'cpu-someone-2c' / 'mlp.json'}: {reason}{TAIL}"
+    assert refusal.value.path == tmp_path / "cpu-someone-2c" / "mlp.json"
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("[]", "top level is not an object"),
+    ("{", "cannot read JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+])
+def test_a_file_that_is_not_a_json_object_is_refused_by_name(tmp_path, text, reason):
+    (tmp_path / "mlp.json").write_text(text)
+    with pytest.raises(records.RecordError) as refusal:
+        records.load(tmp_path / "mlp.json")
+    assert str(refusal.value) == f"bad measurement record {tmp_path / 'mlp.json'}: {reason}{TAIL}"
+
+
+def test_a_write_refusal_says_how_to_fix_it(tmp_path):
+    assert str(records.RecordWriteError(tmp_path, "Permission denied")) == (
+        f"cannot write measurement records to {tmp_path}: Permission denied. "
+        "Make the folder writable, or set EVC_MEASUREMENTS to another folder")
+
+
+def test_a_result_with_only_mode_status_and_message_loads_with_empty_samples(tmp_path):
+    rec = load_edited(tmp_path, lambda raw: raw["results"].__setitem__(
+        2, {"mode": "max-autotune", "status": "skipped", "message": "needs onnxruntime, which is not installed"}))
+    assert (rec.results[2].samples_s, rec.results[2].eager_samples_s, rec.results[2].median_s) == ([], [], None)
+
+
+@pytest.mark.parametrize("batch, items", [(64, 64), (0, 1), (-3, 1), ("64", 1), (2.5, 1), (_DELETE, 1)])
+def test_throughput_counts_the_batch_of_the_spec_or_one_item_when_it_is_not_a_positive_integer(tmp_path, batch, items):
+    def edit(raw):
+        if batch is _DELETE:
+            del raw["spec"]["sizes"]["batch"]
+        else:
+            raw["spec"]["sizes"]["batch"] = batch
+    eager = load_edited(tmp_path, edit).results[0]  # samples 10, 11, 12 ms: median 11 ms
+    assert eager.throughput == pytest.approx(items / 0.011, rel=1e-12)
+
+
+def test_a_record_is_written_as_indented_json_in_field_order_ending_with_a_newline():
+    text = make_record().to_json()
+    assert text.startswith('{\n "workload": "mlp",\n "title": "MLP inference",\n "profile": ')
+    assert text.endswith("\n \"schema\": 2\n}\n")
+
+
+def test_a_record_with_a_nan_is_never_written():
+    rec = make_record()
+    rec.results[1].max_rel_err = float("nan")
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        rec.to_json()
+
+
+def test_only_a_mode_skipped_for_the_time_budget_is_unfinished():
+    rec = make_record()  # eager, default, max-autotune
+    rec.results[1] = records.ModeResult("default", "skipped", message="needs onnxruntime, which is not installed")
+    rec.results[2] = records.ModeResult("max-autotune", "timeout", message="time budget: the mode overran it")
+    assert records.unfinished(rec, ["eager", "default", "max-autotune", "reduce-overhead"]) == ["reduce-overhead"]
+    rec.results[2] = records.ModeResult("max-autotune", "skipped", message="time budget: 3 s left, about 40 s needed")
+    assert records.unfinished(rec, ["eager", "default", "max-autotune"]) == ["max-autotune"]
+
+
+@pytest.mark.parametrize("change, why", [
+    ({"machine": {"slug": "cpu-x", "fingerprint": "aaaa"}}, "machine fingerprint changed (aaaa → ffff)"),
+    ({"versions": {"torch": "2.14.1"}}, "torch version changed (2.14.1 → 2.15.0)"),
+    ({"harness_version": 1}, "harness version changed (1 → 2)"),
+    ({"spec_hash": "0123"}, "workload spec changed (0123 → abcd)"),
+])
+def test_staleness_names_what_changed(change, why):
+    rec = make_record()
+    rec.machine, rec.versions, rec.harness_version, rec.spec_hash = {"fingerprint": "ffff"}, {"torch": "2.15.0"}, 2, "abcd"
+    for name, value in change.items():
+        setattr(rec, name, value)
+    assert records.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd") == why
+    assert records.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd", ["eager", "turbo"]) == \
+        "modes ['turbo'] not measured"
+
+
+def test_throughput_and_tflops_are_derived_from_the_median():
+    r = records.ModeResult("default", "ok", samples_s=[0.25] * 3, flops_per_call=5 * 10**11).finish(8)
+    assert (r.median_s, r.throughput, r.tflops) == (0.25, 32.0, 2.0)  # 8 items / 0.25 s; 5e11 / 0.25 s / 1e12
+    zero = records.ModeResult("eager", "ok", samples_s=[0.0] * 3).finish(8)
+    assert zero.throughput is None  # a clock too coarse to see the call: no rate, no division by zero

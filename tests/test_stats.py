@@ -45,3 +45,53 @@ def test_the_bootstrap_draws_the_indices_randrange_would(k):
     fast, slow = stats._rng("w", "default", k), stats._rng("w", "default", k)
     for _ in range(50):
         assert stats._draw(fast, k) == [slow.randrange(k) for _ in range(k)]
+
+
+def test_the_median_of_zero_durations_has_no_relative_error_to_speak_of():
+    assert stats.median_rel_error([0.0, 0.0, 0.0]) == math.inf  # not a division by zero
+
+
+@pytest.mark.parametrize("old, new", [(4.0, 5.0), (5.0, 4.0)])
+def test_a_ratio_exactly_on_the_noise_floor_is_not_a_change(old, new):
+    # 5/4 = 1.25 = 1 + floor and 4/5 = 0.8 = 1/(1 + floor): on the band's edges, inside it
+    ratio = new / old
+    assert stats.ratio_change(old, new, None, 0.25) == (ratio, ratio, ratio, False)
+    assert stats.ratio_change(old, new * 1.001 if new > old else new * 0.999, None, 0.25)[3] is True
+
+
+def test_the_median_of_nothing_says_so():
+    with pytest.raises(ValueError, match="^no samples$"):
+        stats.median([])
+
+
+def test_the_iqr_of_two_samples_is_half_their_distance():
+    assert stats.iqr([1.0, 3.0]) == 1.0  # inclusive quartiles 1.5 and 2.5
+
+
+def test_noisy_means_an_iqr_above_a_tenth_of_the_median():
+    assert not stats.is_noisy([9.0, 10.0, 11.0])  # IQR 1 (9.5 to 10.5), median 10: exactly a tenth
+    assert stats.is_noisy([9.0, 10.0, 11.5])  # IQR 1.25: above
+    assert not stats.is_noisy([10.0, 10.5, 11.0])  # IQR 0.5 on 10.5: under (the IQR times the median is not)
+    assert not stats.is_noisy([0.0, 0.0, 0.0])  # no median to be relative to: not a division by zero
+
+
+def test_a_compile_of_under_a_second_or_a_negative_estimate_is_counted_as_it_is():
+    assert stats.breakeven_iterations(0.5, eager_s=2**-6, compiled_s=2**-7) == 64.0  # 0.5 s / (1/128 s)
+    assert stats.breakeven_iterations(-1.0, eager_s=2**-6, compiled_s=2**-7) == 0.0
+
+
+def test_the_bootstrap_seed_follows_the_key():
+    assert stats._rng("mlp", "default").random() == stats._rng("mlp", "default").random()
+    assert stats._rng("mlp", "default").random() != stats._rng("mlp", "max-autotune").random()
+
+
+def test_series_of_unequal_length_draw_the_asked_number_of_resamples_each(monkeypatch):
+    asked = []
+
+    def medians(samples, rng, n=stats.BOOTSTRAP_RESAMPLES):
+        asked.append((len(samples), n))
+        return [float(len(samples))] * n
+
+    monkeypatch.setattr(stats, "boot_medians", medians)
+    assert stats.boot_speedups([1.0] * 3, [1.0] * 4, stats._rng("k"), n=5) == [0.75] * 5
+    assert asked == [(3, 5), (4, 5)]

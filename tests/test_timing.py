@@ -66,6 +66,22 @@ def test_a_call_lasting_a_tenth_of_a_sample_is_calibrated_from_that_one_call(clo
     assert len(log) == 1
 
 
+def test_a_block_lasting_exactly_a_tenth_of_a_sample_is_long_enough(clock):
+    log = []
+    call = fake_call("f", lambda k: U, clock, log)
+    assert timing.calls_per_sample(call, (), no_sync, min_sample_s=10 * U) == 10  # U is exactly (10 U) / 10
+    assert len(log) == 1
+
+
+def test_a_block_just_under_a_tenth_of_a_sample_is_not(clock):
+    log = []
+    call = fake_call("f", lambda k: U, clock, log)
+    # one call (1 unit) is under a tenth of 10.5 units (1.05): a block of 10 calls follows, then
+    # ceil(10.5 / 1) = 11 calls per sample
+    assert timing.calls_per_sample(call, (), no_sync, min_sample_s=10.5 * U) == 11
+    assert len(log) == 1 + 10
+
+
 def test_a_short_call_is_timed_in_blocks_ten_times_larger_until_a_block_lasts_a_tenth_of_a_sample(clock):
     log, syncs = [], []
     call = fake_call("f", lambda k: 2**-14, clock, log)
@@ -129,6 +145,15 @@ def test_sampling_stops_when_the_budget_has_passed(clock, budget_units, samples)
     assert series == [[U * (1 + k % 2) for k in range(samples)]] * 2
 
 
+def test_a_median_known_to_exactly_one_percent_is_known_well_enough(clock, monkeypatch):
+    monkeypatch.setattr(timing, "stats", types.SimpleNamespace(median_rel_error=lambda s: timing.MEDIAN_PRECISION))
+    log = []
+    calls = [fake_call(n, alternating, clock, log) for n in ("eager", "compiled")]
+    series = timing.interleaved_samples(calls, (), no_sync, cfg(n_min=3, n_max=100), budget_s=1e9)
+    assert [len(s) for s in series] == [3, 3]
+    assert timing.MEDIAN_PRECISION == 0.01
+
+
 def test_sampling_stops_once_every_median_is_known_to_one_percent(clock):
     # Eager is constant (relative error 0). Compiled's first sample is 1/8 slower, the rest constant:
     # n samples of which one is 9/8 have a standard deviation of (1/8)/sqrt(n) units and a median of
@@ -140,3 +165,100 @@ def test_sampling_stops_once_every_median_is_known_to_one_percent(clock):
     series = timing.interleaved_samples([eager, compiled], (), no_sync, cfg(n_min=3, n_max=100), budget_s=1e9)
     assert [len(s) for s in series] == [16, 16]
     assert series[1] == [U * 9 / 8] + [U] * 15
+
+
+# --- first_call ------------------------------------------------------------------------------------
+def test_the_first_call_is_timed_up_to_the_synchronisation_after_it(clock):
+    def compiled(a, b):
+        clock.now += 3 * U
+        return a + b
+
+    def sync():  # a GPU's queued work finishes here: its time belongs to the first call
+        clock.now += U
+
+    clock.now = 5.0
+    assert timing.first_call(compiled, (2, 3), sync) == (5, 4 * U)
+
+
+# --- timer_agreement -------------------------------------------------------------------------------
+class FakeTimer:
+    """Stands in for torch.utils.benchmark.Timer: each blocked_autorange costs `cost` seconds of fake
+    time and reports the next of `medians`."""
+    made: list = []
+
+    def __init__(self, clock, log, cost, medians):
+        self.clock, self.log, self.cost, self.medians = clock, log, cost, iter(medians)
+
+    def __call__(self, **kwargs):  # the class, as timer_agreement calls it
+        FakeTimer.made.append(kwargs)
+        return self
+
+    def blocked_autorange(self, min_run_time):
+        self.log.append(("Timer", min_run_time))
+        self.clock.now += self.cost
+        return types.SimpleNamespace(median=next(self.medians))
+
+
+@pytest.fixture
+def fake_timer(clock, monkeypatch):
+    import torch.utils.benchmark
+
+    collected = []
+    monkeypatch.setattr(timing, "gc", types.SimpleNamespace(collect=lambda: collected.append(1), disable=gc.disable,
+                                                            enable=gc.enable))
+    FakeTimer.made = []
+
+    def make(cost, medians, log):
+        fake = FakeTimer(clock, log, cost, medians)
+        monkeypatch.setattr(torch.utils.benchmark, "Timer", fake)
+        return fake
+    make.collected = collected
+    return make
+
+
+# Medians the fake Timer reports, round after round: their median is 12 ms (their mean is not).
+TIMER_MEDIANS = [0.010, 0.011, 0.100, 0.012, 0.013, 0.014] + [0.012] * 9
+
+
+@pytest.mark.parametrize("timer_cost, rounds, timer_median", [(0.0625, 15, 0.012), (0.5, 6, 0.0125), (1.0, 5, 0.012),
+                                                              (0.421875, 7, 0.012)])
+def test_harness_and_timer_alternate_in_rounds_for_five_to_fifteen_rounds_or_three_seconds(
+        clock, fake_timer, timer_cost, rounds, timer_median):
+    # A harness round: one discarded sample of 2 calls (2 units), then samples of 2 units until
+    # 0.05 s have passed: 4 samples (8 units = 0.0625 s), so 10 units = 0.078125 s. The Timer's
+    # round costs `timer_cost`. Rounds of 0.140625 s: all 15 fit in 3 s. Rounds of 0.578125 s: 2.89 s
+    # after 5, 3.47 s after 6, so the seventh does not start. Rounds of 1.078125 s: the minimum, 5.
+    # Rounds of exactly 0.5 s (0.078125 + 0.421875): 3 s after 6, which is not past 3 s: a seventh.
+    # The Timer's median: of 10, 11, 100, 12, 13 ms: 12; with 14 ms too: 12.5; with 12 ms more: 12.
+    log = []
+
+    def call(*inputs):
+        assert inputs == ("x",)
+        log.append(("harness", gc.isenabled()))
+        clock.now += U
+
+    fake_timer(timer_cost, TIMER_MEDIANS, log)
+    built = types.SimpleNamespace(call=call, inputs=("x",))
+    ours, theirs = timing.timer_agreement(built, no_sync, threads=3, number=2)
+    harness = [("harness", True)] * 2 + [("harness", False)] * 8  # the discarded sample outside no_gc
+    timer = [("Timer", 0.05)]
+    assert log == sum(((harness + timer) if i % 2 == 0 else (timer + harness) for i in range(rounds)), [])
+    assert FakeTimer.made == [{"stmt": "call(*inputs)", "globals": {"call": call, "inputs": ("x",)}, "num_threads": 3}]
+    assert ours == U  # seconds per call
+    assert theirs == pytest.approx(timer_median, abs=1e-15)
+    assert fake_timer.collected == [1]  # one full collection before the rounds, none inside them
+    assert gc.isenabled()
+
+
+def test_a_harness_round_ends_once_fifty_milliseconds_have_passed(clock, fake_timer):
+    # The discarded call costs nothing, so the round's 50 ms start at 0; calls of 25 ms then end the
+    # second sample at exactly 0.05 s (twice the double nearest 0.025 is the double nearest 0.05).
+    log, calls = [], itertools.count()
+
+    def call():
+        log.append("harness")
+        clock.now += 0.0 if next(calls) == 0 else 0.025
+
+    fake_timer(1.0, TIMER_MEDIANS, log)
+    timing.timer_agreement(types.SimpleNamespace(call=call, inputs=()), no_sync, threads=1, number=1)
+    assert log[:log.index(("Timer", 0.05))] == ["harness"] * 3  # the discarded call and two samples

@@ -9,7 +9,10 @@ import time
 class ProgressBar:
     """One line, redrawn in place on a terminal; one line per step when piped into a log."""
 
-    def __init__(self, total: int, stream=sys.stderr):
+    def __init__(self, total: int, stream=None):
+        # sys.stderr when the bar is made, not when this module was imported: a stream replaced
+        # since (a test's captured output, long closed) is not the one to write to.
+        stream = stream if stream is not None else sys.stderr
         self.total, self.done, self.stream = max(total, 1), 0, stream
         self.t0 = time.monotonic()
         self.tty = stream.isatty()
