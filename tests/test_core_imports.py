@@ -102,7 +102,7 @@ def test_the_gpu_plan_runs_with_every_other_package_blocked(tmp_path):
     site_dirs = sorted({str(Path(p).resolve()) for p in sys.path if p.endswith("site-packages")})
     (tmp_path / "sitecustomize.py").write_text(textwrap.dedent(f"""
         import sys
-        from importlib.machinery import PathFinder
+        from importlib.machinery import ModuleSpec, PathFinder
         from pathlib import Path
         BLOCKED = set({json.dumps(blocked)})
         SITES = [Path(p) for p in {json.dumps(site_dirs)}]
@@ -117,10 +117,18 @@ def test_the_gpu_plan_runs_with_every_other_package_blocked(tmp_path):
                             # Look again outside site-packages, e.g. setuptools/_vendor on sys.path.
                             rest = [p for p in (path or sys.path) if Path(p or ".").resolve() not in SITES]
                             found = PathFinder.find_spec(name, rest)
-                            if found is None:
-                                raise ModuleNotFoundError(f"No module named {{name!r}} (hidden: not on a bare torch image)", name=name)
-                            return found
+                            return found or ModuleSpec(name, Hidden(), origin=None)
                 return None
+        class Hidden:
+            # Importing a hidden module fails as on a bare image. A probe (importlib.util.find_spec)
+            # gets a spec without origin: torch's trace_rules probes third-party names (onnx, ...) at
+            # import and skips one without origin, as it skips one that is not installed; a finder
+            # that raised would instead break torch.compile there, which a bare image never sees.
+            def create_module(self, spec):
+                raise ModuleNotFoundError(f"No module named {{spec.name!r}} (hidden: not on a bare torch image)",
+                                          name=spec.name)
+            def exec_module(self, module):
+                pass
         sys.meta_path.insert(0, Block())
     """))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "src")])}

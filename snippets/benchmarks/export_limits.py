@@ -1,4 +1,4 @@
-"""What breaks when a model leaves torch: a branch on the data, a new batch size, a silent precision."""
+"""What breaks when a model leaves torch: a branch on the data, another input shape, a silent precision."""
 # requires: onnxruntime, openvino
 import logging
 import re

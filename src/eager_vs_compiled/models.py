@@ -130,6 +130,17 @@ def vision_model(sizes: dict, device: torch.device):
     return model, (x,)
 
 
+def vision_model_live_head(sizes: dict, device: torch.device):
+    """A torchvision model whose classification head is random, not zero: torchvision's ViT zeroes its
+    head at init (torchvision/models/vision_transformer.py, `nn.init.zeros_(self.heads.head.weight)`),
+    so with random weights every output is 0 and a comparison with eager checks nothing."""
+    model, inputs = vision_model(sizes, device)
+    head = model.heads.head if hasattr(model, "heads") else model.fc
+    torch.nn.init.normal_(head.weight, std=0.02)
+    torch.nn.init.normal_(head.bias, std=0.02)
+    return model, inputs
+
+
 def small_cnn(sizes: dict, device: torch.device):
     """Conv-BN-ReLU twice and a linear head: a CNN that compiles in seconds (the recipe tests)."""
     c = sizes.get("channels", 8)

@@ -9,6 +9,7 @@ from .. import engines, recipes, stats
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
+from .data import links
 from .lang import is_zh, then, tr, tr_known
 from .provenance import (breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
@@ -129,7 +130,7 @@ def table(name: str) -> str:
                   "cache for torch.compile) and calling it once, minus a steady call. Artifact: the files a "
                   "deployment ships. Peak memory: the peak resident memory of the measuring process.")
         body = ("\n".join(lines) + "\n\n" + note + "\n\n" + _not_run(rec) + "\n"
-                + record_line(rec) + _versions(rec))
+                + record_line(rec) + _versions(rec) + "\n" + links(rec))
         out.append(tab(tab_label(slug, recs), body))
     return "\n".join(out) or _not_measured([name])
 

@@ -15,7 +15,7 @@ from .. import isolate, recipes, stats, workloads
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
-from .lang import tr
+from .lang import then, tr
 from .machines import roof
 from .provenance import (breakeven, code, esc, fmt_time, machine_label, noise_floor, ok, speedup, stamp, tab, tab_label,
                          this_machine, verdict)
@@ -118,7 +118,7 @@ def ranking(arch: str = "resnet50") -> str:
                       if base and base[0] is not winner else "")
                    + (tr("; over eager measured in its own process: {x}", x=_versus(winner, w_rec, eager[0], eager[1], floor))
                       if eager and winner.mode != "eager" else "") + tr("."))
-        summary += " " + _window(top, recs)
+        summary += then() + _window(top, recs) if top else ""
         note = tr("Recipes measured in different processes differ by up to ±{floor:.0%} with nothing changed (the "
                   "largest eager difference between processes in these records): a margin inside that is called "
                   "within the noise.", floor=floor)
