@@ -197,19 +197,20 @@ def summary(names: list[str]) -> str:
     recipe against the best engine."""
     by_machine, out = _by_machine(names), []
     for slug, recs in by_machine.items():
-        lines = [tr("| Workload | Fastest correct way | Precision | Best torch.compile recipe | Best engine | "
-                    "Recipe's throughput over the engine's |"), "|---|---|---|---|---|---|"]
+        lines = [tr("| Workload | Precision | Fastest correct way in this precision | Best torch.compile recipe | "
+                    "Best engine | Recipe's throughput over the engine's |"), "|---|---|---|---|---|---|"]
         for rec in recs:
             rows, floor = ranked(rec), noise_floor([rec])
-            fastest = (f"{code(rows[0].mode)} " + (speedup(rows[0], bold=False) if rows[0].mode != "eager" else "1×")
-                       if rows else tr("no mode finished"))
             for prec in ("fp32", "bf16"):
                 recipe, engine = _best(rows, rec, "compile", prec), _best(rows, rec, "engine", prec)
                 if recipe is None and engine is None:
                     continue
+                top = next((r for r in rows if precision(r.mode, rec) == prec), None)
+                fastest = (f"{code(top.mode)} " + (speedup(top, bold=False) if top.mode != "eager" else "1×")
+                           if top else tr("no mode finished"))
                 duel = _duel(rec, prec, floor)
                 ratio = (f"{duel[2][0]:.2f}× ({duel[2][1]:.2f}–{duel[2][2]:.2f}): {tr(duel[2][3])}" if duel else "—")
-                lines.append(f"| {esc(tr_known(rec.title))} | {fastest} | {prec} | "
+                lines.append(f"| {esc(tr_known(rec.title))} | {prec} | {fastest} | "
                              + (f"{code(recipe.mode)} {speedup(recipe, bold=False)}" if recipe else "—") + " | "
                              + (f"{code(engine.mode)} {speedup(engine, bold=False)}" if engine else "—") + f" | {ratio} |")
         out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n"
