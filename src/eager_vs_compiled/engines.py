@@ -36,6 +36,13 @@ class ExportFailed(Exception):
     """The engine could not convert the model: the message names the engine and the model."""
 
 
+def of(mode: str) -> str | None:
+    """The engine a mode name runs ('openvino+bf16' -> 'openvino'), None for any other name (even
+    one no parser knows: callers that must not raise on a bad mode use this)."""
+    base = mode.split("+")[0]
+    return base if base in ENGINES else None
+
+
 def missing(engine: str) -> list[str]:
     return [m for m in NEEDS[engine] if importlib.util.find_spec(m) is None]
 
@@ -142,6 +149,8 @@ def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, 
     Any exporter failure becomes ExportFailed naming the engine and the model."""
     import torch
 
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     folder.mkdir(parents=True, exist_ok=True)
     module = module if isinstance(module, torch.nn.Module) else _as_module(module)
     device_type = inputs[0].device.type
@@ -164,10 +173,6 @@ def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, 
             trt = torch_tensorrt.compile(module, ir="dynamo", inputs=list(inputs),
                                          enabled_precisions={torch.bfloat16 if "bf16" in knobs else torch.float32})
             torch_tensorrt.save(trt, str(folder / "model.ep"), inputs=list(inputs))
-        else:
-            raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
-    except ValueError:
-        raise
     except Exception as e:  # noqa: BLE001 (whatever the exporter raises, named with engine and model)
         cause = e.__cause__ if e.__cause__ is not None and e.__cause__ is not e else None
         why = f"{_first_line(e)}" + (f" (caused by {_first_line(cause)})" if cause else "")
@@ -192,13 +197,11 @@ def load(engine: str, knobs: frozenset, folder: Path, device_type: str = "cpu"):
 
         return _ov_compiled(ov.Core().read_model(str(folder / "model.xml")), knobs)
     if engine == "aotinductor":
-        package = torch._inductor.aoti_load_package(str(folder / "model.pt2"))
-        return lambda *xs: package(*xs)
+        return torch._inductor.aoti_load_package(str(folder / "model.pt2"))
     if engine == "tensorrt":
         import torch_tensorrt  # noqa: F401 (registers the TensorRT runtime ops the program calls)
 
-        program = torch.export.load(str(folder / "model.ep"))
-        return lambda *xs: program.module()(*xs)
+        return torch.export.load(str(folder / "model.ep")).module()  # built once, not per call
     raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
 
 

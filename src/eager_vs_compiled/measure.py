@@ -89,8 +89,8 @@ def _measure_compiled(w: workloads.Workload, args: dict, timeout: float, say: Pr
         artifacts = os.path.join(mega, "artifacts.bin") if w.megacache and mode == "default" else None
         say(f"{name} · {mode}: cold compile, check, timing")
         # An engine's artifact (the exported model), saved by the cold process, loaded by the warm one.
-        engine = mode.split("+")[0] in engines.ENGINES  # (an unknown mode fails in the child, as a status)
-        args = {**args, "engine_dir": os.path.join(cache, "engine")} if engine else args
+        # (engines.of, not recipes.parse: an unknown mode fails in the child, as a status)
+        args = {**args, "engine_dir": os.path.join(cache, "engine")} if engines.of(mode) else args
         got = _run_child({**args, "phase": "time", "artifacts": artifacts}, _cache_env(cache), timeout)
         result = got[mode]
         if result.status not in ("ok", "mismatch") or not w.warm:

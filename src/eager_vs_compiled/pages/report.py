@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ..engines import ENGINES
+from .. import engines
 from ..records import Record
 from .provenance import best, esc, fmt_bytes, interval, ok, verdict
 from .tables import table
@@ -36,8 +36,7 @@ def one_line(rec: Record) -> str:
 
 
 def _kind(mode: str) -> str:
-    base = mode.split("+")[0]
-    return "engine" if base in ENGINES else "eager" if base == "eager" else "torch.compile"
+    return "engine" if engines.of(mode) else "eager" if mode.split("+")[0] == "eager" else "torch.compile"
 
 
 def ranking_lines(rec: Record) -> str:
