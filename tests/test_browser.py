@@ -143,14 +143,36 @@ def visit(browser, url: str, **options) -> Tab:
     return Tab(browser.new_context(**options)).open(url)
 
 
-# Each page is opened twice: on a desktop in the light scheme, and on a phone in the dark scheme.
+# Each page is seen twice: on a desktop in the light scheme, and on a phone in the dark scheme (see _visit).
 # Every check of a page is made during those two visits; the tests below assert on what was seen.
 VISITS = {"light": {"color_scheme": "light", "permissions": ["clipboard-read", "clipboard-write"]},
           "dark-phone": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844},
                          "is_mobile": True, "has_touch": True}}
-AXE_JS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-    .filter(x => ['serious', 'critical'].includes(x.impact))
+# axe-core runs on every visit, over what that visit can add; a full run costs about half a CPU second
+# (most of a visit, 240 visits). The site's chrome (header, navigation, table of contents, footer) is one
+# template: it is checked in full, in both visits, on the section landing pages (FULL_AXE); on the other
+# pages the two sidebars are left out. The phone visit in the dark scheme of those pages runs the rules
+# whose outcome changes with the colours or the layout (PHONE_RULES); every other rule reads the same
+# article the light visit checked (test_the_scoped_axe_runs_still_catch_what_each_visit_is_for plants one of each).
+FULL_AXE = {"", "benchmarks/", "claims/", "troubleshooting/"}  # and their Chinese twins
+SIDEBARS = [[".md-sidebar--primary"], [".md-sidebar--secondary"]]
+PHONE_RULES = ["color-contrast", "link-in-text-block", "scrollable-region-focusable"]
+AXE_JS = """async ([context, rules]) => (await axe.run(context || document, rules
+        ? {resultTypes: ['violations'], runOnly: {type: 'rule', values: rules}} : {resultTypes: ['violations']}))
+    .violations.filter(x => ['serious', 'critical'].includes(x.impact))
     .map(x => `${x.id} (${x.impact}): ${x.nodes.length} nodes, e.g. ${x.nodes[0].target}`)"""
+
+
+def landing(path: str) -> bool:
+    """Whether the page at `path` (relative to the site root, e.g. "zh/benchmarks/") is a section landing page."""
+    return path.removeprefix("zh/") in FULL_AXE
+
+
+def axe_scope(path: str, how: str) -> list:
+    """[context, rules] of the axe run for page `path` on visit `how`: None means the whole document, all rules."""
+    if landing(path):
+        return [None, None]
+    return [{"exclude": SIDEBARS}, PHONE_RULES if how == "dark-phone" else None]
 SWITCH_JS = """() => [...document.querySelectorAll('.md-select a[hreflang]')].map(a => [a.hreflang, a.href])"""
 ORPHAN_TABLES_JS = """() => [...document.querySelectorAll('article table')].filter(t => {
     let el = t.closest('.md-typeset__scrollwrap') || t;
@@ -181,27 +203,76 @@ def _chart_checks(v: Tab, seen: dict) -> None:
                                    and chart.locator("path, rect, use").count() > 3))
 
 
-def _visit(tab: Tab, url: str, how: str) -> dict:
-    seen = {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0, "switch": {}}
-    v = tab.open(url)
-    if "Traceback (most recent call last)" in v.page.inner_text("body"):
-        seen["problems"].append("a traceback is visible")
+SCREENSHOTS = ("home", "benchmarks", "benchmarks-pointwise", "benchmarks-resnet50-recipe", "benchmarks-releases",
+               "zh", "zh-benchmarks", "zh-troubleshooting-graph-breaks")
+
+
+def _look(v: Tab, url: str, how: str, seen: dict) -> None:
+    """The checks of the page open in `v` as it is shown now (scheme and width of visit `how`)."""
     if AXE.is_file():  # before the copy clicks: their toast fades in and out, and axe would catch it half-opaque
-        v.page.add_script_tag(url=urljoin(url, AXE_PATH))
-        seen["axe"] = v.page.evaluate(AXE_JS)
-    if how == "light":
-        _copy_checks(v, seen)
-        seen["switch"] = dict(v.page.evaluate(SWITCH_JS))
-    else:
+        if not v.page.evaluate("() => typeof axe !== 'undefined'"):
+            v.page.add_script_tag(url=urljoin(url, AXE_PATH))
+        seen["axe"] = v.page.evaluate(AXE_JS, axe_scope(urlparse(url).path.lstrip("/"), how))
+    if how == "dark-phone":
         seen["wide"] = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     _chart_checks(v, seen)
     if "/benchmarks/" in url:
         seen["orphans"] = v.page.evaluate(ORPHAN_TABLES_JS)
     name = urlparse(url).path.strip("/").replace("/", "-") or "home"
-    if name in ("home", "benchmarks", "benchmarks-pointwise", "benchmarks-resnet50-recipe", "benchmarks-releases",
-                "zh", "zh-benchmarks", "zh-troubleshooting-graph-breaks"):
+    if name in SCREENSHOTS:
         v.page.screenshot(path=str(ARTIFACTS / f"{name}-{how}.png"), full_page=how == "light")
-    seen["problems"] += v.problems
+
+
+def _toggle_palette(v: Tab, scheme: str) -> None:
+    """Switch the open page to `scheme` ("slate" dark, "default" light) with the theme's own toggle."""
+    v.page.locator("form[data-md-component=palette] label:visible").first.click()
+    v.page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') === s", arg=scheme)
+
+
+SETTLED_JS = """() => [...document.querySelectorAll('pre > code')].every(
+    c => c.scrollWidth <= c.clientWidth || c.hasAttribute('tabindex'))"""
+
+
+def _settle(v: Tab) -> None:
+    """After a resize, wait until the theme has made the code blocks that now scroll focusable (it
+    watches their size, a frame or two later); if it never does, axe's scrollable-region rule says so."""
+    try:
+        v.page.wait_for_function(SETTLED_JS, timeout=3000)
+    except sync_api.TimeoutError:
+        pass
+
+
+def _visit(tab: Tab, url: str, how: str) -> dict[str, dict]:
+    """visit -> what was seen. `how` is a visit of VISITS (a page load in that context), or "both": one load
+    on the light desktop, then the same page switched to the dark scheme (the theme's toggle, as a reader
+    switches) at a phone's width, then back for the copy clicks. Loading a page costs about as much CPU as
+    checking it, so the pages outside FULL_AXE are loaded once; the section landing pages get both loads,
+    the dark scheme from the browser's preference and a phone's touch screen included."""
+    fresh = lambda: {"problems": [], "copied": set(), "charts": [], "axe": [], "wide": 0, "orphans": 0,  # noqa: E731
+                     "switch": {}}
+    seen = {"light" if how == "both" else how: fresh()}
+    v = tab.open(url)
+    if "Traceback (most recent call last)" in v.page.inner_text("body"):
+        seen["light" if how == "both" else how]["problems"].append("a traceback is visible")
+    if how == "both":
+        _look(v, url, "light", seen["light"])
+        seen["light"]["problems"] += v.problems
+        v.problems, seen["dark-phone"] = [], fresh()
+        desktop = v.page.viewport_size
+        _toggle_palette(v, "slate")
+        v.page.set_viewport_size(VISITS["dark-phone"]["viewport"])
+        _settle(v)
+        _look(v, url, "dark-phone", seen["dark-phone"])
+        v.page.set_viewport_size(desktop)
+        _toggle_palette(v, "default")
+        seen["dark-phone"]["problems"] += v.problems
+        v.problems, how = [], "light"
+    else:
+        _look(v, url, how, seen[how])
+    if how == "light":
+        _copy_checks(v, seen["light"])
+        seen["light"]["switch"] = dict(v.page.evaluate(SWITCH_JS))
+    seen[how]["problems"] += v.problems
     return seen
 
 
@@ -220,7 +291,7 @@ def _visitor(todo: queue.SimpleQueue, seen: dict, failed: list) -> None:
                     url, how = todo.get_nowait()
                 except queue.Empty:
                     break
-                seen[url][how] = _visit(tabs[how], url, how)
+                seen[url].update(_visit(tabs["light" if how == "both" else how], url, how))
             b.close()
     except Exception as e:  # noqa: BLE001 -- carried to the main thread, which raises it
         failed.append(e)
@@ -233,7 +304,8 @@ def seen(urls):
     seen = {url: {} for url in urls}
     todo, failed = queue.SimpleQueue(), []
     for url in urls:
-        for how in VISITS:
+        path = urlparse(url).path.lstrip("/")
+        for how in (VISITS if landing(path) else ["both"]):
             todo.put((url, how))
     threads = [threading.Thread(target=_visitor, args=(todo, seen, failed)) for _ in range(BROWSERS)]
     for t in threads:
@@ -274,6 +346,31 @@ def test_axe_finds_no_serious_or_critical_violation(seen):
         skip_unless_required("axe-core comes from npm: ./evc.sh test runs `npm ci` in tools/")
     found = {f"{url} [{how}]": s["axe"] for url, visits in seen.items() for how, s in visits.items() if s["axe"]}
     assert not found, found
+
+
+PLANTED = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>planted</title><style>
+@media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } .faint { color: #222; } }</style></head>
+<body><div class="md-sidebar md-sidebar--primary"><img src="data:," width="9" height="9"></div>
+<main><article><h1>Planted</h1><p class="faint">Dark grey on black, in the dark scheme only.</p>
+<img src="data:," width="9" height="9"></article></main></body></html>"""
+
+
+@pytest.mark.parametrize("path, how, found", [
+    ("how-to/x/", "light", {"image-alt (critical): 1 nodes"}),  # the article's image, not the sidebar's
+    ("how-to/x/", "dark-phone", {"color-contrast (serious): 1 nodes"}),  # the dark colours only
+    ("zh/troubleshooting/", "dark-phone", {"image-alt (critical): 2 nodes", "color-contrast (serious): 1 nodes"}),
+])
+def test_the_scoped_axe_runs_still_catch_what_each_visit_is_for(browser, tmp_path, path, how, found):
+    if not AXE.is_file():
+        skip_unless_required("axe-core comes from npm: ./evc.sh test runs `npm ci` in tools/")
+    (tmp_path / "index.html").write_text(PLANTED)
+    httpd, url = _serve(tmp_path)
+    v = Tab(browser.new_context(**VISITS[how])).open(url)
+    v.page.add_script_tag(url=urljoin(url, AXE_PATH))
+    seen = {x.split(", e.g.")[0] for x in v.page.evaluate(AXE_JS, axe_scope(path, how))}
+    v.close()
+    httpd.shutdown()
+    assert seen == found
 
 
 def _editions(url: str, server: str) -> dict[str, str]:
