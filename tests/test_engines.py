@@ -7,7 +7,7 @@ import textwrap
 import pytest
 import torch
 
-from eager_vs_compiled import child, engines, recipes, records
+from eager_vs_compiled import child, engines, recipes, records, workloads
 
 FACTORIES = textwrap.dedent("""\
     import torch
@@ -98,11 +98,12 @@ def test_the_artifact_size_counts_every_file_the_engine_saved(tmp_path):
     assert engines.artifact_bytes(tmp_path / "nothing-here") is None
 
 
-def test_the_vit_of_the_engines_page_has_a_live_head_so_its_check_compares_something():
-    # torchvision zeroes ViT's head at init: with random weights every output would be 0 (and every
-    # engine "correct"). The engines' ViT re-draws it; its outputs differ from image to image.
-    from eager_vs_compiled import workloads
-
-    built = workloads.get("engines_vit_b_16").build("cpu", torch.device("cpu"))
-    out = built.call(*built.inputs)
+@pytest.mark.parametrize("name", [name for name, w in workloads.WORKLOADS.items()
+                                  if w.sizes.get("cpu", {}).get("arch", "").startswith("vit")])
+def test_every_vit_workload_has_a_live_head_so_its_check_compares_something(name):
+    # torchvision zeroes ViT's head at init: with random weights every output would be 0 (every compiled
+    # mode and engine "correct", and no gradient reaching the backbone). The ViT workloads re-draw it.
+    built = workloads.get(name).build("cpu", torch.device("cpu"))
+    with torch.no_grad():
+        out = built.model(*built.inputs)
     assert out.abs().max() > 0 and not torch.equal(out[0], out[1]), out
