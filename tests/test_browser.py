@@ -148,8 +148,8 @@ def visit(browser, url: str, **options) -> Tab:
 VISITS = {"light": {"color_scheme": "light", "permissions": ["clipboard-read", "clipboard-write"]},
           "dark-phone": {"color_scheme": "dark", "viewport": {"width": 390, "height": 844},
                          "is_mobile": True, "has_touch": True}}
-# axe-core runs on every visit, over what that visit can add; a full run costs about half a CPU second
-# (most of a visit, 240 visits). The site's chrome (header, navigation, table of contents, footer) is one
+# axe-core runs on every visit, over what that visit can add: a full run costs about half a CPU second,
+# half of what a visit costs here, and there are some 240 visits. The site's chrome (header, navigation, table of contents, footer) is one
 # template: it is checked in full, in both visits, on the section landing pages (FULL_AXE); on the other
 # pages the two sidebars are left out. The phone visit in the dark scheme of those pages runs the rules
 # whose outcome changes with the colours or the layout (PHONE_RULES); every other rule reads the same
