@@ -234,8 +234,9 @@ SETTLED_JS = """() => [...document.querySelectorAll('pre > code')].every(
 
 
 def _settle(v: Tab) -> None:
-    """After a resize, wait until the theme has made the code blocks that now scroll focusable (it
-    watches their size, a frame or two later); if it never does, axe's scrollable-region rule says so."""
+    """After a resize, wait until the theme has made the code blocks that now scroll focusable: Material's
+    bundle (site/assets/javascripts/bundle.*.min.js) watches each block's size and sets tabindex="0" when it
+    scrolls on a device with hover, a frame or two later; if it never does, axe's scrollable-region rule says so."""
     try:
         v.page.wait_for_function(SETTLED_JS, timeout=3000)
     except sync_api.TimeoutError:
