@@ -119,7 +119,20 @@ def on_config(config):
     BUILD.__init__(nb_cache=nb_cache, editions=[config.theme.get("language", "en")])
     _teach_search_the_glossary()
     log.info("eager-vs-compiled: building on %s (%s), torch %s", me["slug"], machine.label(me), versions["torch"])
+    _run_snippets_first()
     return config
+
+
+def _run_snippets_first() -> None:
+    """Every snippet runs (or is found in the cache) before the first page renders: those that time
+    nothing side by side, one per core; those that time something alone, one after another."""
+    from eager_vs_compiled import snippets
+
+    t0 = time.perf_counter()
+    rels = sorted(p.relative_to(snippets.root()).as_posix() for p in snippets.root().rglob("*.py"))
+    counts = snippets.prefetch(rels, os.cpu_count() or 1)
+    log.info("eager-vs-compiled: snippets ready in %.0f s (%d that time nothing side by side, %d alone)",
+             time.perf_counter() - t0, counts["beside"], counts["alone"])
 
 
 def _teach_search_the_glossary() -> None:
@@ -203,7 +216,7 @@ def _write_data(site_dir: Path) -> None:
     import zipfile
 
     from eager_vs_compiled import records, store
-    from eager_vs_compiled.pages import data
+    from eager_vs_compiled.pages import downloads
 
     root = store.default_root()
     out = site_dir / "data"
@@ -212,10 +225,10 @@ def _write_data(site_dir: Path) -> None:
         path = store.path_for(root, slug, workload, store.release(torch_version))
         if path.exists():
             rec = records.load(path)
-            target = out / data.relpath(rec, "json")
+            target = out / downloads.relpath(rec, "json")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(rec.to_json(), encoding="utf-8")  # as loaded: validated, derived figures recomputed
-            target.with_suffix(".csv").write_text(data.to_csv(rec), encoding="utf-8")
+            target.with_suffix(".csv").write_text(downloads.to_csv(rec), encoding="utf-8")
     for dest, src in BUILD.copies.items():  # src: under the build's cache (a page never names the checkout)
         (out / dest).parent.mkdir(parents=True, exist_ok=True)
         (out / dest).write_bytes((Path(os.environ["EVC_CACHE"]) / src).read_bytes())
@@ -301,14 +314,17 @@ def on_post_page(output, page, config):
     is a warning, so strict builds fail on it like any other broken link.
     """
     output = _HEAD_ALTERNATE.sub("", output)
+    from eager_vs_compiled.pages.a11y import focusable_scroll_boxes
+
+    output = focusable_scroll_boxes(output)
     files = BUILD.files
     if files is None:
         return output
     base = posixpath.dirname(page.file.src_uri)
-    # Raw-data links (pages/data.py): relative to this page's URL, into the site's data/ folder.
+    # Raw-data links (pages/downloads.py): relative to this page's URL, into the site's data/ folder.
     up = "../" * page.url.rstrip("/").count("/") + ("../" if page.url not in ("", "index.html") else "")
     output = output.replace('href="evc-data:', f'href="{up}data/')
-    # Links to a page of the docs (pages/data.py): `evc-page:<path>.md`, to its URL from this page.
+    # Links to a page of the docs (pages/downloads.py): `evc-page:<path>.md`, to its URL from this page.
     output = re.sub(r'href="evc-page:([^"#]+)', lambda m: f'href="{_page_url(files, m.group(1), page)}', output)
 
     def fix(match):

@@ -19,6 +19,11 @@ os.environ["EVC_MEASUREMENTS"] = str(_STORE)
 # The tests keep a cache of their own for this run: the site build of the tests reuses the snippet
 # runs of the snippet tests, but those ran side by side, so `./evc.sh site` must not show them.
 _CACHE = Path(tempfile.mkdtemp(prefix="evc-test-cache-"))
+# It starts as a copy of what the last `./evc.sh site` kept (read, never written): every cache entry is
+# keyed by its inputs (a snippet's text, torch, Python and the machine; a notebook's text, the machine and
+# torch; a model report's factory; a profile's record), so what is unchanged since that build is reused
+# by the tests' build, and what changed runs again. The snippet tests still run every snippet themselves.
+SITE_CACHE = Path(os.environ.get("EVC_CACHE") or ROOT / ".cache" / "eager-vs-compiled")
 # Set, not defaulted: a cache a developer exported for `./evc.sh site` must not receive the tests' runs.
 os.environ["EVC_SNIPPETS"] = str(ROOT / "snippets")
 os.environ["EVC_CACHE"] = str(_CACHE)
@@ -36,7 +41,9 @@ os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
-from helpers import MKDOCS, history_files, last_report  # noqa: E402
+from helpers import MKDOCS, history_files, last_report, seed_cache  # noqa: E402
+
+seed_cache(SITE_CACHE, _CACHE)
 
 
 # --- The tests leave the checkout as they found it ------------------------------------------------------
@@ -119,16 +126,12 @@ SNIPPET_POOL = pytest.StashKey[subprocess.Popen]()
 SNIPPET_RESULTS = pytest.StashKey[dict]()
 
 
-def _slow_first(rel: str):
-    """The snippets that start fresh processes or empty compile caches take the longest: start them first."""
-    text = (ROOT / "snippets" / rel).read_text()
-    return (not any(mark in text for mark in ("subprocess", "TORCHINDUCTOR_CACHE_DIR")), rel)
-
-
 def pytest_collection_finish(session):
+    from eager_vs_compiled import snippets
+
     chosen = sorted((item.callspec.params["rel"] for item in session.items
                      if getattr(item, "originalname", "") == "test_snippet_runs_and_passes_its_asserts"),
-                    key=_slow_first)
+                    key=snippets.slow_first)  # the long ones first
     if chosen:
         out = Path(tempfile.mkdtemp(prefix="runs-", dir=_CACHE))
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")])}

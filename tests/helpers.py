@@ -62,6 +62,16 @@ def last_report(cache: str | None = None) -> dict:
     return json.loads((Path(cache or os.environ["EVC_CACHE"]) / "last-build.json").read_text())
 
 
+def seed_cache(built: Path, fresh: Path) -> None:
+    """Start the cache `fresh` with what the build that used `built` kept (`built` is only read). Every
+    entry is keyed by its inputs, so the next build reuses what is unchanged and runs what changed."""
+    import shutil
+
+    for part in ("snippets", "notebooks", "model-reports", "profiles"):
+        if (built / part).is_dir():
+            shutil.copytree(built / part, fresh / part, dirs_exist_ok=True)
+
+
 def history_files() -> dict[str, tuple[bytes, int]]:
     """Every file of another torch release than the installed one (history): content and mtime."""
     mine = f"{store.RELEASE_PREFIX}{RELEASE}"

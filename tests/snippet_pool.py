@@ -4,40 +4,20 @@ Each run goes through the same runner the pages use (never its cache; a success 
 page cache) and its result is written to OUT/<n>.json as soon as it is known. The pool is a process
 of its own so that the environment the tests change while it works (monkeypatch) never reaches it.
 The runner's fresh interpreter is replaced here by a process forked from one that has imported torch
-(snippet_forks.py), except for the snippets that need a fresh one; EVC_TEST_FORKS=0 turns that off.
+(eager_vs_compiled/forks.py), except for the snippets that need a fresh one; EVC_TEST_FORKS=0 turns that off.
 """
 import json
 import os
 import signal
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
 from eager_vs_compiled import isolate, snippets, store
-from snippet_forks import Server, needs_fresh
+from eager_vs_compiled.forks import Runner
 
-
-class _Forks:
-    """Stands in for the runner's `isolate` module: `run` forks from the server where it may."""
-
-    def __init__(self):
-        self.lock, self.server = threading.Lock(), None
-
-    def run(self, cmd: list[str], env: dict, timeout: float, cwd: str | None = None):
-        path = cmd[-1]
-        if cmd[:-1] != [sys.executable] or cwd is None or needs_fresh(Path(path).read_text(encoding="utf-8")):
-            return isolate.run(cmd, env, timeout, cwd)
-        with self.lock:
-            if self.server is None:
-                self.server = Server(env)
-        if env != self.server.env:  # the server's imports saw another environment
-            return isolate.run(cmd, env, timeout, cwd)
-        return self.server.run(path, timeout, cwd, self.lock)
-
-
-FORKS = _Forks() if os.environ.get("EVC_TEST_FORKS", "1") != "0" else None
+FORKS = Runner() if os.environ.get("EVC_TEST_FORKS", "1") != "0" else None
 
 
 def _one(out: Path, n: int, rel: str) -> None:
@@ -52,8 +32,8 @@ def _stop(signum, frame) -> None:
     """Stopped (the session ended early, or Ctrl-C): the snippets running now go too.
 
     Each runs in a session of its own (isolate.run), so it is found as a child of this process."""
-    if FORKS is not None and FORKS.server is not None:
-        FORKS.server.stop()
+    if FORKS is not None:
+        FORKS.stop()
     isolate.kill_children()
     os._exit(128 + signum)
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from eager_vs_compiled import measure, store
-from eager_vs_compiled.pages import charts, claims, data, home, machines, provenance, report, tables
+from eager_vs_compiled.pages import charts, claims, downloads, home, machines, provenance, report, tables
 from eager_vs_compiled.records import ModeResult, Record
 from helpers import ROOT
 
@@ -54,7 +54,7 @@ RENDERERS = {
     "provenance record line": lambda r: provenance.record_line(r),
     "machine tab": lambda r: provenance.tab(provenance.tab_label(HOSTILE, [r]), "body"),
     "footer stamp": lambda r: provenance.freshness("me", "2.15.0", "2026-01-02", provenance.markers(provenance.shown(r))),
-    "raw data links": lambda r: data.links(r),
+    "raw data links": lambda r: downloads.links(r),
     "record outline": lambda r: machines.record_outline("mlp", HOSTILE),
     "report, Markdown": lambda r: report.markdown(r, READY),
     "report, standalone HTML": lambda r: report.standalone_html(r, READY),
@@ -124,8 +124,8 @@ def test_the_build_reads_a_hostile_records_marker_back_whole(rec, in_tab):
 
 
 def test_raw_data_links_carry_the_path_as_a_url(rec):
-    tags = [attrs for tag, attrs in Tags(data.links(rec)).found if tag == "a"]
+    tags = [attrs for tag, attrs in Tags(downloads.links(rec)).found if tag == "a"]
     assert [[name for name, _ in attrs] for attrs in tags] == [["href", "download"], ["href", "download"], ["href"]]
     for (_, href), _ in tags[:2]:
-        assert href.startswith(data.SCHEME) and not re.search(r"[\s\"'<>\[\]`|]", href), href
+        assert href.startswith(downloads.SCHEME) and not re.search(r"[\s\"'<>\[\]`|]", href), href
     assert tags[2] == [("href", "evc-page:reference/data.md")]  # how to load them: a fixed page, no record text

@@ -1,11 +1,11 @@
-"""The raw data under each table (pages/data.py): the CSV gives a speedup and its interval only for
+"""The raw data under each table (pages/downloads.py): the CSV gives a speedup and its interval only for
 a mode that finished and matched eager, as the tables do."""
 import csv
 import io
 
 import pytest
 
-from eager_vs_compiled.pages import data
+from eager_vs_compiled.pages import downloads
 from eager_vs_compiled.records import STATUSES, ModeResult, Record
 
 EAGER = [0.010, 0.012, 0.011, 0.013, 0.009]
@@ -24,7 +24,7 @@ def record(status: str) -> Record:
 
 
 def csv_row(rec: Record, mode: str) -> dict:
-    return next(r for r in csv.DictReader(io.StringIO(data.to_csv(rec))) if r["mode"] == mode)
+    return next(r for r in csv.DictReader(io.StringIO(downloads.to_csv(rec))) if r["mode"] == mode)
 
 
 def test_a_mode_that_matched_eager_has_its_speedup_and_interval_in_the_csv():

@@ -117,6 +117,28 @@ def test_an_unchanged_rebuild_measures_and_runs_nothing(tmp_path):
     assert {(m["kind"], m["key"].rsplit("/", 1)[-1]) for m in marks} == {("ran", "hello.py"), ("measured", "tiny_op")}
 
 
+@pytest.mark.beside_build
+def test_the_tests_build_reuses_what_the_last_site_build_ran_unless_it_changed(tmp_path):
+    """`./evc.sh site` then a test of the built site: the tests' cache starts as a copy of the site's
+    (conftest), so an unchanged snippet is not run again; a changed one is, and the site's cache is left alone."""
+    from helpers import seed_cache
+
+    env = small_site(tmp_path, "# Page\n\n{{ snippet('hello.py') }}\n\n{{ snippet('other.py') }}\n",
+                     {"hello.py": HELLO, "other.py": '"""Other."""\nprint("other")\n'})
+    assert build(tmp_path / "site1", cwd=tmp_path, env=env).returncode == 0  # as `./evc.sh site` would
+    site_cache = Path(env["EVC_CACHE"])
+    before = sorted(p.name for p in (site_cache / "snippets").iterdir())
+    tests_cache = tmp_path / "tests-cache"
+    seed_cache(site_cache, tests_cache)
+    (tmp_path / "snippets" / "other.py").write_text('"""Other."""\nprint("changed")\n')
+    second = build(tmp_path / "site2", cwd=tmp_path, env={**env, "EVC_CACHE": str(tmp_path / "tests-cache")})
+    assert second.returncode == 0, second.stderr[-3000:]
+    report = last_report(str(tests_cache))
+    assert (report["snippets_ran"], report["snippets_cached"]) == (1, 1), report
+    assert "changed" in (tmp_path / "site2" / "index.html").read_text()
+    assert sorted(p.name for p in (site_cache / "snippets").iterdir()) == before  # only read
+
+
 @pytest.mark.parametrize("page, message", [
     ('# Page\n\n{{ snippet("broken_example.py") }}\n', "index.md:3: {{ snippet(...) }} failed: SnippetError: "
                                                       "snippet snippets/broken_example.py exited with code 1"),
@@ -210,3 +232,25 @@ def test_the_rendered_chinese_pages_use_one_word_per_term_and_chinese_spacing(si
         if rel != "reference/glossary":  # it names the variants it refuses
             found += [f"{rel}: {bad!r} (say {t.zh!r})" for t in glossary.TERMS for bad in t.avoid if bad in text]
     assert checked > 40 and not found, found[:30]
+
+
+def test_a_box_that_may_scroll_gets_tabindex_in_the_html():
+    from eager_vs_compiled.pages.a11y import focusable_scroll_boxes
+
+    html = ('<table>\n<pre><span></span><code>x</code></pre><p><code>inline</code></p>'
+            '<div class="highlight-ipynb hl-python"><pre>y</pre></div><table tabindex="-1"><div class="highlight">')
+    assert focusable_scroll_boxes(html) == (
+        '<table tabindex="0">\n<pre><span></span><code tabindex="0">x</code></pre><p><code>inline</code></p>'
+        '<div tabindex="0" class="highlight-ipynb hl-python"><pre>y</pre></div><table tabindex="-1"><div class="highlight">')
+
+
+def test_every_table_and_code_block_is_focusable_before_any_script_runs(site):
+    """A reader's keyboard reaches a box that scrolls sideways at any width: the attribute is in the HTML."""
+    boxes = re.compile(r'<table\b[^>]*>|<pre[^>]*>(?:<span></span>)?<code\b[^>]*>|<div [^>]*class="[^"]*highlight-ipynb[^>]*>')
+    missing, seen = [], 0
+    for page in pages(site["dir"]):
+        for tag in boxes.findall(page.read_text(encoding="utf-8")):
+            seen += 1
+            if 'tabindex="0"' not in tag:
+                missing.append(f"{page.relative_to(site['dir'])}: {tag[:80]}")
+    assert seen > 500 and not missing, (seen, missing[:10])

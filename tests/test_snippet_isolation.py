@@ -1,16 +1,16 @@
-"""The forked snippet runs (tests/snippet_forks.py) cannot hide what a fresh interpreter would show.
+"""The forked snippet runs (eager_vs_compiled/forks.py) cannot hide what a fresh interpreter would show.
 
 A snippet forked from the server starts after torch, torchvision, Dynamo and Inductor were imported
 there. Two ways a snippet could pass forked and fail as a reader runs it (`python snippet.py`):
 - it reads a global name it never binds (`torch` without `import torch`): runpy gives the forked
-  run fresh globals today, but that is one line of snippet_forks.py; checked here, with the standard
+  run fresh globals today, but that is one line of forks.py; checked here, with the standard
   library's `symtable`, that every global name a snippet reads is a builtin, a name the interpreter
   gives a script, or bound by the snippet itself (import, assignment, def, class, loop, with,
   except, global statement), so no way of running it can lend it one;
 - it sets an environment variable that torch reads when a module is imported (TORCHINDUCTOR_*,
   TORCH_LOGS ...): forked, those modules were imported before the snippet's first line. Checked here
   that every snippet that writes the environment, anywhere in its text, is run fresh
-  (`snippet_forks.needs_fresh`, the decision snippet_pool.py takes).
+  (`forks.needs_fresh`, the decision snippet_pool.py takes).
 Both checks also fail on planted bad snippets, below.
 """
 import ast
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from snippet_forks import needs_fresh
+from eager_vs_compiled.forks import needs_fresh
 
 SNIPPETS = sorted(p.relative_to(ROOT / "snippets").as_posix() for p in (ROOT / "snippets").rglob("*.py"))
 # What `python snippet.py` (and runpy.run_path, the forked run) puts in a script's globals.

@@ -1,5 +1,5 @@
 """Every snippet runs through the same runner the pages use, in a process of its own (forked from one
-that has imported torch, or fresh where the snippet needs it: tests/snippet_forks.py)."""
+that has imported torch, or fresh where the snippet needs it: eager_vs_compiled/forks.py)."""
 import re
 
 import pytest
@@ -18,6 +18,57 @@ def test_snippet_runs_and_passes_its_asserts(rel, snippet_result):
         pytest.skip(f"{rel}: {result.skipped} (shown on its page as not run on this machine)")
     snippets.check(result)
     assert result.stdout.strip(), f"{rel} printed nothing for its page to show"
+    # A build runs the snippets that time nothing side by side: one that prints a duration must be seen
+    # as timed by the runner, or its page would show a number another process slowed down.
+    shown = DURATION.findall(result.stdout)
+    assert not shown or snippets.timed(result.code), f"{rel} prints durations {shown[:3]} but runs side by side"
+
+
+# A printed duration: a number and a unit of time ("12.3 ms", "1.5 s", "40 µs", "0.8s"), not a version or a count.
+DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|seconds)\b")
+
+
+@pytest.mark.parametrize("line, found", [("first compiled call: 12.3 s", True), ("eager 0.48 ms/call", True),
+                                         ("40 µs per call", True), ("took 2s", True), ("torch 2.15.0", False),
+                                         ("graphs: 1, graph breaks: 0", False), ("sm_80 has 108 SMs", False)])
+def test_a_printed_duration_is_recognised(line, found):
+    assert bool(DURATION.search(line)) is found
+
+
+@pytest.mark.parametrize("code, timed", [("t0 = time.perf_counter()", True), ("benchmark.Timer(stmt='f()')", True),
+                                         ("from torch.utils import benchmark", True), ("print(time.time() - t)", True),
+                                         ('"""x"""\n# runs: alone\n', True), ("torch.compile(f)(x)", False),
+                                         ("import time  # for sleep", False), ("# as PyTorch's benchmark suite does", False)])
+def test_the_runner_sees_which_snippets_time_something(code, timed):
+    assert snippets.timed(code) is timed
+
+
+def test_a_build_runs_untimed_snippets_side_by_side_and_timed_ones_alone(tmp_path, monkeypatch):
+    """prefetch: the untimed ones overlap in time, each timed one runs while nothing else runs, the page
+    says which ran beside others, and a failure is kept for its page (not run a second time)."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(f'"""Untimed."""\nimport time\nprint("{name}", time.time_ns())\n'
+                                             f'time.sleep(1)\nprint(time.time_ns())\n')
+    (tmp_path / "t.py").write_text('"""Timed."""\nimport time\nt0 = time.perf_counter()\nprint(time.time_ns())\n'
+                                   'time.sleep(0.5)\nprint(time.time_ns(), time.perf_counter() - t0)\n')
+    (tmp_path / "bad.py").write_text('"""Fails."""\nprint("x")\nraise SystemExit(4)\n')
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    assert snippets.prefetch(["a.py", "b.py", "t.py", "bad.py"], jobs=2) == {"beside": 3, "alone": 1}
+    spans = {}
+    for name in ("a", "b", "t"):
+        result = snippets.run(f"{name}.py")  # the first page to show a run made just before says it ran ...
+        assert not result.cached and result.beside is (name != "t"), (name, result)
+        assert snippets.run(f"{name}.py").cached  # ... the next one shows it as the cached run it is
+        numbers = [int(w) for w in result.stdout.split() if w.isdigit()]
+        spans[name] = (numbers[0], numbers[-1])
+    assert spans["a"][0] < spans["b"][1] and spans["b"][0] < spans["a"][1], spans  # overlapped
+    assert all(spans["t"][0] > end or spans["t"][1] < start for start, end in (spans["a"], spans["b"])), spans
+    bad = snippets.run("bad.py")
+    assert bad.returncode == 4 and bad.beside and not bad.cached
+    (tmp_path / "bad.py").write_text('"""Fixed."""\nprint("y")\n')  # changed: runs again, not the kept failure
+    assert snippets.run("bad.py").stdout == "y\n"
 
 
 @pytest.mark.parametrize("rel", SNIPPETS)

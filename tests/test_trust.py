@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from eager_vs_compiled import measure, store
-from eager_vs_compiled.pages import claims, data, home, provenance, tables
+from eager_vs_compiled.pages import claims, downloads, home, provenance, tables
 from helpers import ROOT, make_record
 
 SEPARATED = dict(eager=(0.010, 0.0101, 0.0099, 0.0100, 0.0102, 0.0098, 0.0100),
@@ -50,7 +50,7 @@ def test_the_home_table_and_the_evidence_lines_carry_the_interval(tmp_path, monk
 def test_every_table_links_its_data_and_a_reproduce_command_the_cli_accepts():
     rec = make_record("mlp")
     text = tables.table(rec)
-    assert f'href="evc-data:{data.relpath(rec, "json")}"' in text and f'href="evc-data:{data.relpath(rec, "csv")}"' in text
+    assert f'href="evc-data:{downloads.relpath(rec, "json")}"' in text and f'href="evc-data:{downloads.relpath(rec, "csv")}"' in text
     command = re.search(r"`\./evc\.sh measure ([^`]+)`", text).group(1).split()
     out = subprocess.run([sys.executable, "-m", "eager_vs_compiled", "measure", *command, "--dry-run"],
                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
@@ -59,7 +59,7 @@ def test_every_table_links_its_data_and_a_reproduce_command_the_cli_accepts():
 
 def test_the_csv_has_one_row_per_mode_with_the_interval():
     rec = make_record("mlp", **SEPARATED)
-    rows = list(csv.DictReader(io.StringIO(data.to_csv(rec))))
+    rows = list(csv.DictReader(io.StringIO(downloads.to_csv(rec))))
     assert [r["mode"] for r in rows] == [r.mode for r in rec.results]
     default = next(r for r in rows if r["mode"] == "default")
     lo, hi = provenance.interval(rec.result("default"))

@@ -1,4 +1,5 @@
 """Symptom: one rank compiles for longer than the process group's timeout; the other rank's first collective times out."""
+# runs: alone  (its failure races a 1-s collective timeout against a 2-s compile: no other process beside it)
 # expects: ^RuntimeError: \[[^\]]*gloo[^\]]*\] Timed out waiting \d+ms for recv operation to complete
 import pathlib
 import tempfile

@@ -116,3 +116,19 @@ def configure(recipe: Recipe) -> None:
         torch._inductor.config.freezing = True
     if "physical-cores" in recipe.knobs and physical_cores():
         torch.set_num_threads(physical_cores())
+
+
+THIRD_PARTY = ("onnxruntime", "openvino", "tensorrt")  # engines outside torch (AOTInductor is torch's own)
+
+
+def kind(mode: str) -> str:
+    """What a mode is, the one definition the pages and the report share: 'eager', 'compile' (a
+    torch.compile recipe), 'aot' (torch.export + AOTInductor), 'engine' (ONNX Runtime, OpenVINO,
+    TensorRT) or 'other' (a name this version does not know: a fork's record)."""
+    try:
+        r = parse(mode)
+    except ValueError:
+        return "other"
+    if r.engine:
+        return "engine" if r.engine in THIRD_PARTY else "aot"
+    return "compile" if r.compiled else "eager"

@@ -27,6 +27,7 @@ DEFAULT_TIMEOUT_S = 600
 OUTPUT_LIMIT = 20_000  # characters of a snippet's output kept (cache and page); the rest is cut, and said so
 _RAN_HERE: set[str] = set()  # cache entries written by this process
 _SHOWN: dict[str, SnippetResult] = {}  # cache file -> its result, once read or run in this process
+_PREFETCHED: dict[str, SnippetResult] = {}  # cache file -> a run of `prefetch` no page has shown yet (ok or not)
 
 
 class SnippetError(Exception):
@@ -46,6 +47,7 @@ class SnippetResult:
     torch: str
     skipped: str = ""  # why it did not run here, e.g. "requires cuda"
     cached: bool = False
+    beside: bool = False  # ran while other snippets ran (a build runs the untimed ones side by side)
 
     @property
     def ok(self) -> bool:
@@ -123,8 +125,11 @@ def _key(code: str) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
-def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = True) -> SnippetResult:
-    """Run snippets/<rel_path>; raises FileNotFoundError if there is no such snippet."""
+def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = True,
+        beside: bool = False, runner=None) -> SnippetResult:
+    """Run snippets/<rel_path>; raises FileNotFoundError if there is no such snippet. `beside`: other
+    snippets run at the same time (the page then shows no duration); `runner`: what starts the
+    interpreter (`isolate`, or a `forks.Runner` that forks it from one that has imported torch)."""
     path = root() / rel_path
     if not path.is_file():
         raise FileNotFoundError(f"no snippet {path} (snippets live under {root()}/)")
@@ -138,6 +143,8 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     cached = cache_dir() / f"{_key(code)}.json"
     # EVC_REMEASURE=1 re-runs each snippet once per process (build), not once per page that shows it.
     fresh_enough = not remeasure_requested() or cached.name in _RAN_HERE
+    if use_cache and str(cached) in _PREFETCHED:  # run by this build just before: the first page shows it as run
+        return _PREFETCHED.pop(str(cached))
     if use_cache and str(cached) in _SHOWN and cached.exists() and fresh_enough:
         return _SHOWN[str(cached)]  # a second page (or the second edition) showing it: no second look
     if use_cache and cached.exists() and fresh_enough:
@@ -150,7 +157,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
         except (ValueError, TypeError):
             log.info("snippet %s: unreadable cache entry, re-running", path)
     log.info("snippet %s: running ...", path)
-    result = _execute(path, code, timeout, stamp)
+    result = _execute(path, code, timeout, stamp, beside, runner or isolate)
     if result.returncode == 0:
         _RAN_HERE.add(cached.name)
         _SHOWN[str(cached)] = replace(result, cached=True)  # what a second page shows, as a reread would
@@ -159,6 +166,51 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
             # A symptom that needs special hardware, reproduced here: keep it for every later build.
             captures.save(result, rel_path)
     return result
+
+
+# A snippet that measures time prints numbers that another process beside it would change: such a
+# snippet runs alone, and so does one whose behaviour hangs on time (a timeout it races), which says
+# `# runs: alone`. Checked against what every snippet prints (tests/test_snippets.py).
+TIMED = re.compile(r"perf_counter|time\.time\(|time\.monotonic|timeit|torch\.utils\.benchmark|torch\.utils import "
+                   r"benchmark|\bTimer\(|process_time|torch\.profiler|elapsed|^# runs: alone", re.M)
+
+
+def timed(code: str) -> bool:
+    """Whether a snippet times something (and so must run alone, on an otherwise idle machine)."""
+    return bool(TIMED.search(code))
+
+
+def slow_first(rel: str) -> tuple[bool, str]:
+    """A sort key: the snippets that start fresh processes or empty compile caches take the longest."""
+    text = (root() / rel).read_text(encoding="utf-8")
+    return (not any(mark in text for mark in ("subprocess", "TORCHINDUCTOR_CACHE_DIR")), rel)
+
+
+def prefetch(rel_paths: list[str], jobs: int) -> dict[str, int]:
+    """Run (or find cached) every snippet of `rel_paths` before the pages ask for them: the untimed
+    ones `jobs` at a time, then the timed ones one at a time, alone. Pages then read the cache (a
+    failed run is kept for its page to report). Returns how many ran side by side and alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    _PREFETCHED.clear()  # a rebuild (mkdocs serve) runs a snippet that failed before again
+    alone = [r for r in rel_paths if timed((root() / r).read_text(encoding="utf-8"))]
+    beside = sorted((r for r in rel_paths if r not in alone), key=slow_first)  # the long ones first: no long tail
+    def keep(rel: str, side_by_side: bool, runner=None) -> None:
+        result = run(rel, beside=side_by_side, runner=runner)
+        if not result.cached and not result.skipped:
+            _PREFETCHED[str(cache_dir() / f"{_key(result.code)}.json")] = result
+
+    from .forks import Runner
+
+    forks = Runner()  # the untimed ones need not pay 3 CPU s each for importing torch
+    try:
+        with ThreadPoolExecutor(max(1, jobs), thread_name_prefix="snippet") as pool:
+            list(pool.map(lambda rel: keep(rel, jobs > 1, forks), beside))
+    finally:
+        forks.stop()
+    for rel in alone:  # a fresh interpreter each, as a reader runs it
+        keep(rel, False)
+    return {"beside": len(beside), "alone": len(alone)}
 
 
 def expectation(result: SnippetResult) -> str | None:
@@ -179,16 +231,18 @@ def _shown_path(path: Path) -> str:
     return relative_paths(str(path.resolve()))
 
 
-def _execute(path: Path, code: str, timeout: float, stamp: dict) -> SnippetResult:
+def _execute(path: Path, code: str, timeout: float, stamp: dict, beside: bool = False, runner=None) -> SnippetResult:
     # A scratch working directory: snippets that save files leave nothing in the checkout.
     with tempfile.TemporaryDirectory(prefix="evc-snippet-") as cwd:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore::FutureWarning"}
+        if beside:  # OpenMP threads that spin between parallel regions would take the core the other run needs
+            env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         t0 = time.perf_counter()
-        code_, out, err = isolate.run([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
+        code_, out, err = (runner or isolate).run([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
         if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
         out, err = cap(relative_paths(out, cwd)), cap(relative_paths(err, cwd))
-    return SnippetResult(_shown_path(path), code, code_, out, err, time.perf_counter() - t0, **stamp)
+    return SnippetResult(_shown_path(path), code, code_, out, err, time.perf_counter() - t0, **stamp, beside=beside)
 
 
 def check(result: SnippetResult) -> SnippetResult:

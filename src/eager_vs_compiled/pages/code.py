@@ -34,8 +34,13 @@ def snippet(rel_path: str) -> str:
                    + tr("The snippet measured a spread above its threshold ({n} line{s} flagged below): the machine "
                         "was busy while it ran. Compare the timings with care, or run it again on an idle machine.",
                         n=len(noisy), s="s" if len(noisy) > 1 else "") + "\n")
-    out.append(tr("Output — {when} {date}, `{machine}`, torch {torch}, in {seconds:.1f} s:", when=when,
-                  date=result.date, machine=result.machine, torch=result.torch, seconds=result.duration_s)
+    # An untimed snippet may have run beside others (a build runs those side by side, forked from an
+    # interpreter that had imported torch): its duration is not what a reader's run takes, so none is shown.
+    line = ("Output — {when} {date}, `{machine}`, torch {torch}, side by side with other snippets that time "
+            "nothing:" if result.beside else
+            "Output — {when} {date}, `{machine}`, torch {torch}, in {seconds:.1f} s:")
+    out.append(tr(line, when=when, date=result.date, machine=result.machine, torch=result.torch,
+                  seconds=result.duration_s)
                + "\n{: .evc-run }\n")
     out.append(fence(printed))
     return "\n".join(out) + shown_run(result)

@@ -6,16 +6,16 @@ verdict computed from the record: compile or convert, per precision."""
 from __future__ import annotations
 
 from .. import engines, recipes, stats
+from ..recipes import kind
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
-from .data import links
+from .downloads import links
 from .lang import is_zh, then, tr, tr_known
 from .provenance import (breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
 from .recipe import versus
 
-THIRD_PARTY = ("onnxruntime", "openvino", "tensorrt")  # "convert": engines outside torch (AOTInductor is torch's)
 KNOB_WORDS = {"freezing": "freezing", "cl": "channels_last", "bf16": "bfloat16", "physical-cores": "physical cores",
               "compiled-optimizer": "compiled optimizer"}
 
@@ -26,17 +26,6 @@ def _recipe(mode: str) -> recipes.Recipe | None:
         return recipes.parse(mode)
     except ValueError:
         return None
-
-
-def kind(mode: str) -> str:
-    """'eager', 'compile' (a torch.compile recipe), 'aot' (AOTInductor), 'engine' (ONNX Runtime,
-    OpenVINO, TensorRT) or 'other' (a mode this version does not know)."""
-    r = _recipe(mode)
-    if r is None:
-        return "other"
-    if r.engine:
-        return "engine" if r.engine in THIRD_PARTY else "aot"
-    return "compile" if r.compiled else "eager"
 
 
 def precision(mode: str, rec: Record) -> str:

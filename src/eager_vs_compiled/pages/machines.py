@@ -76,7 +76,7 @@ def machines() -> str:
                          + f" | {when} | {torch_v} | " + tr("{n} records", n=len(recs)) + f"{extra} |")
     if len(lines) == 2:
         return tr("No machine has committed records yet.") + "\n"
-    from .data import archive_link
+    from .downloads import archive_link
 
     downloads = " · ".join(f"`{slug}`: {archive_link(slug)}" for slug in sorted(store.machines(root)))
     return "\n".join(lines) + "\n\n" + tr(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .. import engines
+from ..recipes import kind
 from ..records import Record
 from .provenance import best, esc, fmt_bytes, interval, ok, verdict
 from .tables import table
@@ -31,12 +31,16 @@ def one_line(rec: Record) -> str:
     more = (fastest.peak_memory_bytes or 0) - (eager.peak_memory_bytes or 0) if eager else 0
     memory = f"costs {fmt_bytes(more)} more memory" if more > 0 else f"saves {fmt_bytes(-more)} of memory"
     pays = f"pays off after {fastest.breakeven_iters:,.0f} calls" if fastest.breakeven_iters else "pays off at once"
-    how = "convert to" if _kind(fastest.mode) == "engine" else "compile with"
+    how = "compile with" if kind(fastest.mode) == "compile" else "convert to"
     return f"{how} `{esc(fastest.mode)}`: {said} faster, {pays}, {memory}"
 
 
+KIND_WORDS = {"eager": "eager", "compile": "torch.compile", "aot": "torch.export + AOTInductor", "engine": "engine",
+              "other": "unknown mode"}
+
+
 def _kind(mode: str) -> str:
-    return "engine" if engines.of(mode) else "eager" if mode.split("+")[0] == "eager" else "torch.compile"
+    return KIND_WORDS[kind(mode)]
 
 
 def ranking_lines(rec: Record) -> str:
@@ -92,7 +96,7 @@ def standalone_html(rec: Record, ready: dict) -> str:
             rows = [[c.strip() for c in ln.strip("|").split(" | ")] for ln in lines if not ln.startswith("|---")]
             head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0])
             cells = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
-            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
+            body.append(f'<table tabindex="0"><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>')  # it scrolls
         elif all(re.match(r"(- |\d+\. )", ln.strip()) for ln in lines):  # bullets, or the ranking
             tag = "ol" if lines[0][0].isdigit() else "ul"
             items = [re.sub(r"^(- |\d+\. )", "", ln.strip()) for ln in lines]
@@ -136,7 +140,7 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     from pathlib import Path
 
     from .. import machine, snippets, store, usermodel
-    from .data import SCHEME
+    from .downloads import SCHEME
     from .provenance import _marker, shown
 
     rel_file, _, function = rel_target.rpartition(":")

@@ -54,7 +54,7 @@ def table(record: Record, page: bool = True) -> str:
     lines += ["| " + " | ".join(row(r, items)) + " |" for r in record.results]
     text = "\n".join(lines) + "\n\n" + eager_spread(record) + record_line(record, page) + "\n"
     if page:
-        from .data import links
+        from .downloads import links
 
         text += "\n" + links(record)
     return text

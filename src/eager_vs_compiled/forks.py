@@ -1,19 +1,21 @@
-"""Snippet runs for the tests, each in a process forked from an interpreter that has already imported torch.
+"""Snippet runs, each in a process forked from an interpreter that has already imported torch.
 
 A fresh interpreter spends about 3 CPU seconds importing torch, torchvision, Dynamo and Inductor
 before a snippet's first line; most snippets take less than that themselves. The test suite runs
-every snippet, so it starts a server (`python snippet_forks.py`, the snippets' own environment) that
-imports those once and then forks one process per snippet: as `python SNIPPET` would, the child runs
-the file as `__main__` in a scratch folder, in a session of its own, with stdout and stderr in files,
-and exits with the code the interpreter would give. Only the tests use it; the site build runs every
-snippet in a fresh interpreter (eager_vs_compiled.snippets), so a snippet that leaned on a module the
-server imported (and forgot its own import) would still fail there, by name.
+every snippet, and the site build runs the snippets that time nothing side by side, so both start a
+server (`serve`, in the snippets' own environment) that imports those once and then forks one
+process per snippet: as `python SNIPPET` would, the child runs the file as `__main__` in a scratch
+folder, in a session of its own, with stdout and stderr in files, and exits with the code the
+interpreter would give. A snippet that leaned on a module the server imported (and forgot its own
+import) is caught by tests/test_snippet_isolation.py (every global it reads is bound by it). Snippets
+that time something run in a fresh interpreter, as a reader runs them (snippets.prefetch).
 
 Snippets that change the environment, start processes or look at their own process (memory, argv)
 still get a fresh interpreter: see FRESH.
 
 Protocol: one JSON line per request on stdin ({"path", "cwd", "out", "err", "status"}), answered
 with one line holding the child's pid; the child writes its exit code into the "status" file last.
+Standard library only at import: the server imports torch when it starts.
 """
 import atexit
 import contextlib
@@ -106,7 +108,11 @@ def serve() -> None:
 class Server:
     def __init__(self, env: dict):
         self.env = env
-        self.proc = subprocess.Popen([sys.executable, __file__], env=env, stdin=subprocess.PIPE,
+        # Not `python forks.py`: the package's folder first on sys.path would hide modules of the standard
+        # library (our profile.py is cProfile's `profile`). The package is found where this module was.
+        start = (f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r}); "
+                 "from eager_vs_compiled.forks import serve; del sys.path[0]; serve()")
+        self.proc = subprocess.Popen([sys.executable, "-c", start], env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, start_new_session=True)
         self.live: set[int] = set()  # pids of the snippets running now (killed with the pool)
 
@@ -148,6 +154,33 @@ class Server:
         self.proc.kill()
 
 
+class Runner:
+    """Stands in for the `isolate` module of a snippet run: `run` forks from a server where it may
+    (the snippet's own environment, a scratch folder, nothing that needs a fresh interpreter)."""
+
+    def __init__(self):
+        import threading
+
+        self.lock, self.server = threading.Lock(), None
+
+    def run(self, cmd: list[str], env: dict, timeout: float, cwd: str | None = None):
+        from . import isolate
+
+        path = cmd[-1]
+        if cmd[:-1] != [sys.executable] or cwd is None or needs_fresh(Path(path).read_text(encoding="utf-8")):
+            return isolate.run(cmd, env, timeout, cwd)
+        with self.lock:
+            if self.server is None:
+                self.server = Server(env)
+        if env != self.server.env:  # the server's imports saw another environment
+            return isolate.run(cmd, env, timeout, cwd)
+        return self.server.run(path, timeout, cwd, self.lock)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+
 def _kill_group(pid: int) -> None:
     """A forked snippet and whatever it started: each child made itself a session leader (setsid)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -160,7 +193,3 @@ def _alive(pid: int) -> bool:
         return True
     except ProcessLookupError:
         return False
-
-
-if __name__ == "__main__":
-    serve()
