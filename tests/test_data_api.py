@@ -164,7 +164,7 @@ def test_the_reference_pages_examples_run_the_same_in_both_languages():
 
 
 # The table of one record on a benchmark page, and the marker after it that names the record.
-TABLE = re.compile(r"(<table>(?:(?!<table>).)*?</table>)(?:(?!<table>).)*?<!-- evc:shown (\{.*?\}) -->", re.S)
+TABLE = re.compile(r"(<table[ >](?:(?!<table[ >]).)*?</table>)(?:(?!<table[ >]).)*?<!-- evc:shown (\{.*?\}) -->", re.S)
 ROW = re.compile(r"<tr>\s*<td><code>(.*?)</code></td>\s*<td>.*?</td>\s*<td>.*?</td>\s*<td>(.*?)</td>", re.S)
 
 
