@@ -95,3 +95,27 @@ def test_series_of_unequal_length_draw_the_asked_number_of_resamples_each(monkey
     monkeypatch.setattr(stats, "boot_medians", medians)
     assert stats.boot_speedups([1.0] * 3, [1.0] * 4, stats._rng("k"), n=5) == [0.75] * 5
     assert asked == [(3, 5), (4, 5)]
+
+
+# --- two levels: processes, then samples --------------------------------------------------------------
+def test_a_modes_time_from_several_processes_is_the_median_of_their_medians():
+    assert stats.process_point([[1.0, 2.0, 3.0], [10.0], [4.0, 5.0, 6.0]]) == 5.0  # median of 2, 10, 5
+
+
+def test_one_steady_process_gives_a_point_not_an_interval():
+    assert set(stats.boot_process_medians([[3.0, 3.0, 3.0]], stats._rng("one"), n=50)) == {3.0}
+
+
+def test_the_interval_spans_what_the_processes_differ_by():
+    """Eager ran at 10, 11 and 12 ms in three processes (each steady), the mode at 5 ms: a rerun may find
+    any of 2.0x, 2.2x, 2.4x, and the 95% interval says so (one process's samples alone would give a point)."""
+    eager = [[0.010] * 20, [0.011] * 20, [0.012] * 20]
+    mode = [[0.005] * 20] * 3
+    dist = stats.boot_process_speedups(eager, mode, stats._rng("spread"))
+    assert {round(x, 6) for x in dist} <= {2.0, 2.2, 2.4}
+    assert tuple(round(x, 6) for x in stats.percentile_interval(dist)) == (2.0, 2.4)
+
+
+def test_a_process_without_samples_is_refused():
+    with pytest.raises(ValueError, match="every process needs samples"):
+        stats.boot_process_medians([[1.0], []], stats._rng("x"), n=5)

@@ -102,6 +102,35 @@ def boot_speedups(eager: list[float], compiled: list[float], rng: random.Random,
     return [e / c for e, c in zip(boot_medians(eager, rng, n), boot_medians(compiled, rng, n))]
 
 
+# --- Two levels: processes, then the samples of each (Kalibera & Jones, ISMM 2013) -------------------
+def process_point(processes: list[list[float]]) -> float:
+    """A mode's time from several processes: the median of the processes' medians."""
+    return median([median(p) for p in processes])
+
+
+def boot_process_medians(processes: list[list[float]], rng: random.Random, n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """Hierarchical bootstrap of `process_point`: draw the processes with replacement, then the samples
+    of each drawn process with replacement, and take the median of their medians. On machines whose
+    processes differ more than their iterations, the first level carries most of the width."""
+    if not processes or not all(processes):
+        raise ValueError("every process needs samples")
+    k, out = len(processes), []
+    for _ in range(n):
+        meds = []
+        for i in _draw(rng, k):
+            p = processes[i]
+            meds.append(statistics.median([p[j] for j in _draw(rng, len(p))]))
+        out.append(statistics.median(meds))
+    return out
+
+
+def boot_process_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
+                          n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """Bootstrap distribution of process_point(eager) / process_point(mode), each mode's processes
+    drawn independently (they ran apart, round-robin, not paired)."""
+    return [e / c for e, c in zip(boot_process_medians(eager, rng, n), boot_process_medians(mode, rng, n))]
+
+
 @functools.lru_cache(maxsize=None)
 def speedup_dist(eager: tuple[float, ...], compiled: tuple[float, ...], key: tuple) -> tuple[float, ...]:
     """boot_speedups seeded from `key`, drawn once per process: every page (and both editions)
