@@ -47,7 +47,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     ov_gate = openvino.Core().compile_model(openvino.convert_model(gate, example_input=POS), "CPU")
 tracer = [str(w.message).split(".")[0] for w in caught if type(w.message).__name__ == "TracerWarning"]
-print(f"openvino.convert_model traces the module; its only sign: TracerWarning: {tracer[0]}")
+print(f"openvino.convert_model traces the module: no error, only warnings, e.g. TracerWarning: {tracer[0]}")
 got_pos, got_neg = (torch.from_numpy(ov_gate(x.numpy())[0]) for x in (POS, NEG))
 print(f"  then runs: x > 0: {got_pos[0, 0]:g} (eager {gate(POS)[0, 0]:g}), "
       f"x < 0: {got_neg[0, 0]:g} (eager {gate(NEG)[0, 0]:g}): it traced one branch and kept it")
