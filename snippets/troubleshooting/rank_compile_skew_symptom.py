@@ -39,6 +39,8 @@ def worker(rank, folder):
 
 with tempfile.TemporaryDirectory() as folder:
     # fork: the workers start at once, without importing torch again
+    # That suits gloo on the CPU only: for NCCL on GPUs, start the ranks with torchrun or start_method="spawn"
+    # (a forked child of a process that used CUDA raises "Cannot re-initialize CUDA in forked subprocess")
     mp.start_processes(worker, args=(folder,), nprocs=WORLD, start_method="fork")
     fast, slow = (pathlib.Path(folder, f"rank{r}.txt").read_text() for r in range(WORLD))
 
