@@ -410,8 +410,12 @@ def test_search_finds_a_chinese_term_on_the_chinese_graph_breaks_page(browser, s
     v.page.keyboard.press("End")  # ... then a key is released, which is what the theme's search listens to
     # Each typed character searched (the first results may be the answer to "图"): wait for the answer to
     # the whole word, the condition itself; a search that never finds the page fails here, naming it.
-    v.page.wait_for_function("""() => [...document.querySelectorAll('.md-search-result__link')]
-        .some(a => a.href.includes('/zh/troubleshooting/graph-breaks/'))""", timeout=15000)
+    try:
+        v.page.wait_for_function("""() => [...document.querySelectorAll('.md-search-result__link')]
+            .some(a => a.href.includes('/zh/troubleshooting/graph-breaks/'))""", timeout=15000)
+    except sync_api.TimeoutError:
+        links = v.page.eval_on_selector_all(".md-search-result__link", "els => els.map(e => e.href)")
+        pytest.fail(f"searching 图中断 never listed the graph-breaks page; it listed {links[:10]}")
     v.close()
 
 

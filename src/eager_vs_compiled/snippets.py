@@ -195,6 +195,7 @@ def prefetch(rel_paths: list[str], jobs: int) -> dict[str, int]:
     _PREFETCHED.clear()  # a rebuild (mkdocs serve) runs a snippet that failed before again
     alone = [r for r in rel_paths if timed((root() / r).read_text(encoding="utf-8"))]
     beside = sorted((r for r in rel_paths if r not in alone), key=slow_first)  # the long ones first: no long tail
+
     def keep(rel: str, side_by_side: bool, runner=None) -> None:
         result = run(rel, beside=side_by_side, runner=runner)
         if not result.cached and not result.skipped:
@@ -202,12 +203,15 @@ def prefetch(rel_paths: list[str], jobs: int) -> dict[str, int]:
 
     from .forks import Runner
 
-    forks = Runner()  # the untimed ones need not pay 3 CPU s each for importing torch
+    # The untimed ones need not pay 3 CPU s each for importing torch: forked, side by side, and so shown
+    # without a duration. On one core they run as a reader runs them, one at a time, duration shown.
+    forks = Runner() if jobs > 1 else None
     try:
         with ThreadPoolExecutor(max(1, jobs), thread_name_prefix="snippet") as pool:
-            list(pool.map(lambda rel: keep(rel, jobs > 1, forks), beside))
+            list(pool.map(lambda rel: keep(rel, forks is not None, forks), beside))
     finally:
-        forks.stop()
+        if forks is not None:
+            forks.stop()
     for rel in alone:  # a fresh interpreter each, as a reader runs it
         keep(rel, False)
     return {"beside": len(beside), "alone": len(alone)}
@@ -231,14 +235,14 @@ def _shown_path(path: Path) -> str:
     return relative_paths(str(path.resolve()))
 
 
-def _execute(path: Path, code: str, timeout: float, stamp: dict, beside: bool = False, runner=None) -> SnippetResult:
+def _execute(path: Path, code: str, timeout: float, stamp: dict, beside: bool, runner) -> SnippetResult:
     # A scratch working directory: snippets that save files leave nothing in the checkout.
     with tempfile.TemporaryDirectory(prefix="evc-snippet-") as cwd:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore::FutureWarning"}
         if beside:  # OpenMP threads that spin between parallel regions would take the core the other run needs
             env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         t0 = time.perf_counter()
-        code_, out, err = (runner or isolate).run([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
+        code_, out, err = runner.run([sys.executable, str(path.resolve())], env, timeout, cwd=cwd)
         if code_ is None:
             err += f"\n[timed out after {timeout:g} s]"
         out, err = cap(relative_paths(out, cwd)), cap(relative_paths(err, cwd))
