@@ -2,14 +2,14 @@
 (`_to_complete`, `_merge`), workloads measured only on demand, modes skipped for a missing package,
 `migrate` of the old flat layout, and what the CLI answers when there is nothing or the harness fails.
 
-The measurement child is faked (`measure._run_child`): these tests are about decisions, not timings.
+The measurement child is faked (`rounds._run_child`): these tests are about decisions, not timings.
 """
 import dataclasses
 import json
 
 import pytest
 
-from eager_vs_compiled import cli, machine, measure, peaks, records, store, workloads
+from eager_vs_compiled import cli, machine, measure, rounds, peaks, records, store, workloads
 from eager_vs_compiled.records import ModeResult
 from helpers import RELEASE, cli as run_cli, make_record
 
@@ -25,15 +25,13 @@ def child(monkeypatch):
     def fake(args, env, timeout):
         mode, phase = args["mode"], args["phase"]
         asked.append((mode, phase))
-        eager = ModeResult("eager", "ok", samples_s=list(NEW_EAGER))
         if mode == "eager":
-            return {"eager": eager}
-        if phase == "warm":
-            return {mode: ModeResult(mode, "ok", compile_warm_s=0.5)}
-        return {mode: ModeResult(mode, "ok", samples_s=list(NEW_COMPILED), eager_samples_s=list(NEW_EAGER),
-                                 first_call_s=2.0, max_abs_err=0.0, max_rel_err=0.0), "eager": eager}
+            return {"eager": ModeResult("eager", "ok", samples_s=list(NEW_EAGER), processes=[{"n": 3, "phase": phase}])}
+        return {mode: ModeResult(mode, "ok", samples_s=list(NEW_COMPILED), processes=[{"n": 3, "phase": phase}],
+                                 first_call_s=2.0 if phase == "time" else None,
+                                 compile_warm_s=0.5 if phase == "warm" else None, max_abs_err=0.0, max_rel_err=0.0)}
 
-    monkeypatch.setattr(measure, "_run_child", fake)
+    monkeypatch.setattr(rounds, "_run_child", fake)
     monkeypatch.setattr(measure, "_ensured", {})
     monkeypatch.delenv("EVC_REMEASURE", raising=False)
     monkeypatch.delenv("EVC_BUDGET_S", raising=False)
@@ -51,18 +49,31 @@ def previous(**changes) -> records.Record:
 BUDGET_SKIPPED = ModeResult("max-autotune", "skipped", message="time budget: 3 s left, about 40 s needed")
 
 
+def asked_rounds(*modes: str) -> list[tuple[str, str]]:
+    """The processes the harness asks for: ROUNDS_MIN rounds of `modes` (eager first), the order
+    turning by one each round; a compiled mode cold, then warm, then from the cache."""
+    phase = {0: "time", 1: "warm"}
+    out = []
+    for rnd in range(measure.ROUNDS_MIN):
+        for m in modes[rnd % len(modes):] + modes[:rnd % len(modes)]:
+            out.append((m, "time" if m == "eager" else phase.get(rnd, "rerun")))
+    return out
+
+
 # --- _to_complete and _merge -----------------------------------------------------------------------
 def test_a_mode_skipped_for_the_budget_is_measured_alone_and_the_rest_is_kept(tmp_path, child):
     old = previous()
     old.results[2] = BUDGET_SKIPPED
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == [("max-autotune", "time"), ("max-autotune", "warm")]  # not default, not eager again
+    assert child == asked_rounds("eager", "max-autotune")  # not default; eager again, as its baseline in this window
     assert [r.mode for r in done.results] == ["eager", "default", "max-autotune"]
-    # eager and default as they were (the fake child's eager, timed beside max-autotune, is not taken)
-    assert done.result("eager").samples_s == list(OLD_EAGER)
+    # default as it was; eager's new processes join the old one (the baseline spans both windows)
+    assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * measure.ROUNDS_MIN
+    assert len(done.result("eager").process_samples()) == 1 + measure.ROUNDS_MIN
     assert done.result("default").samples_s == list(OLD_COMPILED)
-    assert done.result("max-autotune").status == "ok" and done.result("max-autotune").samples_s == list(NEW_COMPILED)
+    assert done.result("max-autotune").status == "ok"
+    assert done.result("max-autotune").samples_s == list(NEW_COMPILED) * measure.ROUNDS_MIN
     assert records.load(store.path_for(tmp_path, machine.describe()["slug"], "mlp", RELEASE)) == done
 
 
@@ -71,11 +82,11 @@ def test_a_mode_the_record_lacks_is_measured_alone_and_added_after_the_others(tm
     old.results = [old.results[2], old.results[0]]  # max-autotune, eager: default never measured
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == [("default", "time"), ("default", "warm")]
+    assert child == asked_rounds("eager", "default")
     assert [r.mode for r in done.results] == ["max-autotune", "eager", "default"]  # the previous order, then new
     assert done.result("max-autotune").samples_s == list(OLD_COMPILED)
-    assert done.result("eager").samples_s == list(OLD_EAGER)
-    assert done.result("default").samples_s == list(NEW_COMPILED)
+    assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * measure.ROUNDS_MIN
+    assert done.result("default").samples_s == list(NEW_COMPILED) * measure.ROUNDS_MIN
 
 
 STALE_FOR_ANOTHER_REASON = {
@@ -101,8 +112,9 @@ def test_a_record_stale_for_another_reason_is_measured_whole_even_with_modes_unf
     old.results[2] = BUDGET_SKIPPED
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == [("default", "time"), ("default", "warm"), ("max-autotune", "time"), ("max-autotune", "warm")]
-    assert [r.samples_s for r in done.results] == [list(NEW_EAGER), list(NEW_COMPILED), list(NEW_COMPILED)]
+    assert child == asked_rounds("eager", "default", "max-autotune")
+    k = measure.ROUNDS_MIN
+    assert [r.samples_s for r in done.results] == [list(NEW_EAGER) * k, list(NEW_COMPILED) * k, list(NEW_COMPILED) * k]
     assert done.machine == machine.describe() and done.spec_hash == workloads.get("mlp").spec_hash(done.profile)
 
 
@@ -111,7 +123,7 @@ def test_a_record_with_every_mode_unfinished_is_measured_whole(tmp_path, child):
     old.results = [dataclasses.replace(BUDGET_SKIPPED, mode=m) for m in ("eager", "default", "max-autotune")]
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert [m for m, _ in child] == ["default", "default", "max-autotune", "max-autotune"]
+    assert child == asked_rounds("eager", "default", "max-autotune")
     assert [r.status for r in done.results] == ["ok", "ok", "ok"]
 
 

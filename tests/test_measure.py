@@ -3,7 +3,7 @@ import types
 
 import pytest
 
-from eager_vs_compiled import machine, measure, records, store, workloads
+from eager_vs_compiled import machine, measure, rounds, records, store, workloads
 from helpers import RELEASE, make_record
 
 
@@ -112,26 +112,32 @@ def test_a_hanging_mode_becomes_a_timeout():
 
 
 def test_modes_that_no_longer_fit_the_budget_are_recorded_as_skipped(monkeypatch):
-    """The decision alone: the first mode runs, the clock then says the next one does not fit."""
+    """The decisions alone: what does not fit at the start is skipped; the rounds stop when the clock
+    says the budget is spent, and what ran stands."""
 
     clock = {"now": 1000.0}
-    # measure.py's clock only (its `time` name): patching time.monotonic itself would move every
+    # the harness's clock only (its `time` names): patching time.monotonic itself would move every
     # thread's clock in this process (the snippet pool's waits, pytest's own timings) with it.
-    monkeypatch.setattr(measure, "time", types.SimpleNamespace(monotonic=lambda: clock["now"],
-                                                               perf_counter=time.perf_counter))
+    fake_time = types.SimpleNamespace(monotonic=lambda: clock["now"], perf_counter=time.perf_counter)
+    monkeypatch.setattr(measure, "time", fake_time)
+    monkeypatch.setattr(rounds, "time", fake_time)
+    asked = []
 
-    def fake_compiled(w, args, timeout, say):
-        clock["now"] += 50  # this mode took 50 s
+    def fake_child(args, env, timeout):
+        clock["now"] += 15  # each process takes 15 s
         mode = args["mode"]
-        return {mode: records.ModeResult(mode, "ok", samples_s=[0.01] * 3, eager_samples_s=[0.02] * 3,
-                                         first_call_s=1.0, max_rel_err=0.0),
-                "eager": records.ModeResult("eager", "ok", samples_s=[0.02] * 3)}
+        asked.append(mode)
+        samples = [0.02] * 3 if mode == "eager" else [0.01] * 3
+        return {mode: records.ModeResult(mode, "ok", samples_s=samples, processes=[{"n": 3}],
+                                         first_call_s=1.0, max_rel_err=0.0)}
 
-    monkeypatch.setattr(measure, "_measure_compiled", fake_compiled)
+    monkeypatch.setattr(rounds, "_run_child", fake_child)
     w = workloads.get("mlp")
-    rec = measure.measure_workload("mlp", "cpu", deadline=clock["now"] + 60)
+    rec = measure.measure_workload("mlp", "cpu", deadline=clock["now"] + 65)
     status = {r.mode: r.status for r in rec.results}
     assert status == {"eager": "ok", "default": "ok", "max-autotune": "skipped"}
     assert "time budget" in rec.result("max-autotune").message
+    assert asked == ["eager", "default", "default", "eager", "eager"]  # the fifth process ends the budget
+    assert len(rec.result("eager").process_samples()) == 3 and len(rec.result("default").process_samples()) == 2
     assert rec.result("eager").median_s == 0.02 and rec.result("default").speedup == 2.0
-    assert measure.estimate_s(w, "max-autotune") > 10  # the estimate that did not fit in 10 s
+    assert measure.estimate_s(w, "default") <= 65 < measure.estimate_s(w, "max-autotune")  # what fit, what did not

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from eager_vs_compiled import child, isolate, machine, measure, peaks, records, snippets, store, workloads
+from eager_vs_compiled import child, isolate, machine, measure, rounds, peaks, records, snippets, store, workloads
 from eager_vs_compiled.pages import code, provenance, tables
 from helpers import ROOT, cli, make_record
 
@@ -90,8 +90,8 @@ def test_a_truncated_child_result_is_that_modes_crash_and_the_suite_goes_on(monk
         Path(args[1]).write_text('{"default": {"mode": "default", "sta')
         return 0, "", ""
 
-    monkeypatch.setattr(measure.isolate, "module", truncated)
-    got = measure._run_child({"mode": "default", "phase": "time"}, {}, 10)
+    monkeypatch.setattr(rounds.isolate, "module", truncated)
+    got = rounds._run_child({"mode": "default", "phase": "time"}, {}, 10)
     assert got["default"].status == "crashed" and "unreadable result" in got["default"].message
 
 

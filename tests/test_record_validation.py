@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from eager_vs_compiled import records
+from eager_vs_compiled import freshness, records
 from helpers import make_record
 
 
@@ -120,10 +120,10 @@ TAIL = " (delete it or re-measure with EVC_REMEASURE=1 / --force)"
     (_edit_result("memory_kind", "vram"), "mode 'default': unknown memory_kind 'vram'"),
     (_edit_result("status", _DELETE), "result has unknown or missing fields ['mode/status']"),
     (_edit_result("mode", 3), "result has unknown or missing fields ['mode/status']"),
-    (_edit_top("schema", 3), "newer schema version 3 (this harness reads 2; upgrade eager-vs-compiled to read it)"),
-    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2)"),
-    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2)"),
-    (_edit_top("schema", True), "unknown schema version True (this harness reads 2)"),
+    (_edit_top("schema", 4), "newer schema version 4 (this harness reads 2, 3; upgrade eager-vs-compiled to read it)"),
+    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2, 3)"),
+    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2, 3)"),
+    (_edit_top("schema", True), "unknown schema version True (this harness reads 2, 3)"),
     (lambda raw: raw["machine"].update(slug=5), "machine.slug and versions.torch must be strings"),
     (lambda raw: raw["versions"].update(torch=2.15), "machine.slug and versions.torch must be strings"),
     (lambda raw: raw["results"].append(3), "'results' is not a list of objects"),
@@ -175,7 +175,7 @@ def test_throughput_counts_the_batch_of_the_spec_or_one_item_when_it_is_not_a_po
 def test_a_record_is_written_as_indented_json_in_field_order_ending_with_a_newline():
     text = make_record().to_json()
     assert text.startswith('{\n "workload": "mlp",\n "title": "MLP inference",\n "profile": ')
-    assert text.endswith("\n \"schema\": 2\n}\n")
+    assert text.endswith("\n \"schema\": 3\n}\n")
 
 
 def test_a_record_with_a_nan_is_never_written():
@@ -189,9 +189,9 @@ def test_only_a_mode_skipped_for_the_time_budget_is_unfinished():
     rec = make_record()  # eager, default, max-autotune
     rec.results[1] = records.ModeResult("default", "skipped", message="needs onnxruntime, which is not installed")
     rec.results[2] = records.ModeResult("max-autotune", "timeout", message="time budget: the mode overran it")
-    assert records.unfinished(rec, ["eager", "default", "max-autotune", "reduce-overhead"]) == ["reduce-overhead"]
+    assert freshness.unfinished(rec, ["eager", "default", "max-autotune", "reduce-overhead"]) == ["reduce-overhead"]
     rec.results[2] = records.ModeResult("max-autotune", "skipped", message="time budget: 3 s left, about 40 s needed")
-    assert records.unfinished(rec, ["eager", "default", "max-autotune"]) == ["max-autotune"]
+    assert freshness.unfinished(rec, ["eager", "default", "max-autotune"]) == ["max-autotune"]
 
 
 @pytest.mark.parametrize("change, why", [
@@ -205,8 +205,8 @@ def test_staleness_names_what_changed(change, why):
     rec.machine, rec.versions, rec.harness_version, rec.spec_hash = {"fingerprint": "ffff"}, {"torch": "2.15.0"}, 2, "abcd"
     for name, value in change.items():
         setattr(rec, name, value)
-    assert records.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd") == why
-    assert records.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd", ["eager", "turbo"]) == \
+    assert freshness.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd") == why
+    assert freshness.staleness(rec, {"fingerprint": "ffff"}, "2.15.0", 2, "abcd", ["eager", "turbo"]) == \
         "modes ['turbo'] not measured"
 
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from eager_vs_compiled import machine, measure, records, store
+from eager_vs_compiled import freshness, machine, measure, records, store
 from helpers import RELEASE, make_record
 
 
@@ -34,7 +34,7 @@ def _drop_samples(raw):
 
 
 @pytest.mark.parametrize("tamper, message", [
-    (_set_schema, "newer schema version 99 \\(this harness reads 2; upgrade eager-vs-compiled"),
+    (_set_schema, "newer schema version 99 \\(this harness reads 2, 3; upgrade eager-vs-compiled"),
     (_drop_samples, "mode 'eager' is 'ok' but has no samples"),
 ])
 def test_untrustworthy_record_is_rejected_by_name(tmp_path, tamper, message):
@@ -73,7 +73,7 @@ def _fresh_args(rec):
 
 def test_record_of_this_machine_is_fresh():
     rec = make_record()
-    assert records.staleness(rec, **_fresh_args(rec)) is None
+    assert freshness.staleness(rec, **_fresh_args(rec)) is None
 
 
 @pytest.mark.parametrize("change, expected", [
@@ -87,7 +87,7 @@ def test_record_is_stale_when_anything_that_shapes_it_changed(change, expected):
     rec = make_record()
     rec.machine = dict(rec.machine)
     change(rec)
-    assert expected in records.staleness(rec, **_fresh_args(rec))
+    assert expected in freshness.staleness(rec, **_fresh_args(rec))
 
 
 @pytest.mark.parametrize("field, value", [("median_s", 0.0001), ("speedup", 1000), ("breakeven_iters", 1),

@@ -1,8 +1,11 @@
 """What runs inside one measurement process (`python -m eager_vs_compiled.child ARGS OUT`).
 
-The parent (`measure`) starts a fresh interpreter per phase: `time` (eager reference, correctness,
-interleaved timing), `warm` (compile again from the cache the cold run left) and `mega` (compile
-from Mega-Cache artifacts into an empty cache). The result is a JSON file of `records.ModeResult`s,
+The parent (`measure`) starts a fresh interpreter for every timing process: eager alone (`mode`
+eager), or a compiled mode in phase `time` (the cold compile, with the check against eager and
+the counts of FLOPs and bytes), `warm` (compile again from the cache the cold run left: the warm
+compile time and the memory of the compiled model) or `rerun` (a later process, from the same
+cache); each times its mode alone or, in the interleaved protocol, beside eager. Phase `mega`
+compiles from Mega-Cache artifacts into an empty cache and times nothing. The result is a JSON file of `records.ModeResult`s,
 {mode: fields}; an exception becomes a status and a message, never a crash of the suite. Standard
 library + torch (+ torchvision).
 """
@@ -10,6 +13,7 @@ library + torch (+ torchvision).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import logging
 import math
@@ -19,6 +23,7 @@ import sys
 from pathlib import Path
 
 from . import engines, recipes, stats, timing, workloads
+from .counts import _eager_bytes, _flops
 from .records import ModeResult
 
 log = logging.getLogger("eager_vs_compiled")
@@ -45,45 +50,6 @@ def _peak_memory(device) -> tuple[int, str]:
         return torch.cuda.max_memory_allocated(), "cuda_max_allocated"
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak * (1 if sys.platform == "darwin" else 1024), "process_peak_rss"  # bytes on macOS, KiB on Linux
-
-
-def _flops(built, device) -> int | None:
-    """FLOPs of one eager call, counted by torch.utils.flop_counter (matmuls and convolutions)."""
-    from torch.utils.flop_counter import FlopCounterMode
-
-    try:
-        with FlopCounterMode(display=False) as counter:
-            built.call(*built.inputs)
-        return int(counter.get_total_flops()) or None
-    except Exception as e:  # counting is a bonus: never lose a measurement for it
-        log.warning("flop counting failed: %s", e)
-        return None
-
-
-def _eager_bytes(built) -> int | None:
-    """Bytes an eager call reads and writes: every aten op's tensor inputs and outputs, counted
-    once per op (what eager moves through memory, since each op is its own kernel)."""
-    import torch
-    from torch.utils._python_dispatch import TorchDispatchMode
-    from torch.utils._pytree import tree_leaves
-
-    class Traffic(TorchDispatchMode):
-        total = 0
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            out = func(*args, **(kwargs or {}))
-            for t in tree_leaves((args, kwargs, out)):
-                if isinstance(t, torch.Tensor) and t.device.type != "meta":
-                    Traffic.total += t.untyped_storage().nbytes() if t.dim() == 0 else t.numel() * t.element_size()
-            return out
-
-    try:
-        with Traffic():
-            built.call(*built.inputs)
-        return Traffic.total or None
-    except Exception as e:
-        log.warning("traffic counting failed: %s", e)
-        return None
 
 
 def _compile(built, recipe: recipes.Recipe, args: dict | None = None):
@@ -115,7 +81,8 @@ def _build_knobs(recipe: recipes.Recipe) -> frozenset:
 
 
 def _child(args: dict) -> dict[str, ModeResult]:
-    """One phase of one mode: {mode: its result} (and {"eager": ...} beside a compiled mode)."""
+    """One process of one mode: {mode: its result} (and {"eager": ...} beside a compiled mode timed
+    with the interleaved protocol)."""
     import torch
 
     profile, mode = args["profile"], args["mode"]
@@ -127,74 +94,144 @@ def _child(args: dict) -> dict[str, ModeResult]:
         w = workloads.get(args["workload"])
     device = torch.device(args.get("device") or workloads.default_device(profile))
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
-    if args["phase"] in ("warm", "mega"):
+    if args["phase"] == "mega":
         return {mode: _recompile(w, profile, mode, device, sync, args)}
+    if mode == "eager":
+        return {"eager": _time_eager(w, profile, device, sync, args)}
     return _time(w, profile, mode, device, sync, args)
 
 
+def _usage() -> tuple[int, int, int]:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_minflt, ru.ru_majflt, ru.ru_nivcsw
+
+
+def _facts() -> dict:
+    """What this process runs with, read after the first call (a compile may start threads)."""
+    import torch
+
+    facts = {"threads": torch.get_num_threads()}
+    if os.path.isdir("/proc/self/task"):
+        facts["os_threads"] = len(os.listdir("/proc/self/task"))
+    if hasattr(os, "sched_getaffinity"):
+        facts["affinity"] = sorted(os.sched_getaffinity(0))
+    return facts
+
+
+def _sampled(fns, inputs, sync, cfg: dict, phase: str, protocol: str) -> tuple[list[list[float]], dict]:
+    """Time `fns` (one: alone; two: eager and the mode, interleaved) in this process: (the series, the
+    process's entry of ModeResult.processes, less what the parent adds: steal and wall time)."""
+    facts = _facts()
+    before = _usage()
+    series = timing.interleaved_samples(fns, inputs, sync, cfg, cfg["budget_s"] * len(fns))
+    after = _usage()
+    proc = {"n": len(series[-1]), "phase": phase, "protocol": protocol, **facts,
+            "minflt": after[0] - before[0], "majflt": after[1] - before[1], "nivcsw": after[2] - before[2]}
+    if len(fns) == 2:
+        proc["eager_n"] = len(series[0])
+    return series, proc
+
+
+def _time_eager(w, profile: str, device, sync, args: dict) -> ModeResult:
+    """Eager alone, in a process that imports no engine and compiles nothing."""
+    import torch
+
+    cfg = timing.TIMING[profile]
+    built = w.build(profile, device)
+    built.call(*built.inputs)
+    eager = ModeResult("eager", "ok", threads=torch.get_num_threads())
+    eager.peak_memory_bytes, eager.memory_kind = _peak_memory(device)
+    if args.get("first"):  # counted once: they do not vary between processes
+        eager.flops_per_call = _flops(built, device)
+        eager.eager_bytes_per_call = _eager_bytes(built) if w.traffic else None
+    [eager.samples_s], proc = _sampled([built.call], built.inputs, sync, cfg, args["phase"], "alone")
+    eager.processes = [proc]
+    if args.get("first") and w.timer_check:
+        number = timing.calls_per_sample(built.call, built.inputs, sync, cfg["min_sample_s"])
+        eager.timer_harness_s, eager.timer_median_s = timing.timer_agreement(built, sync, eager.threads, number)
+    return eager
+
+
 def _recompile(w, profile: str, mode: str, device, sync, args: dict) -> ModeResult:
-    """Compile again in a new process: from the cache the cold run left (warm), or into an empty
-    cache filled only from the Mega-Cache artifacts (mega). Compile time = first call - steady."""
+    """Compile into an empty cache filled only from the Mega-Cache artifacts, in a new process.
+    Compile time = first call - steady."""
     import torch
 
     recipe = recipes.parse(mode)
     recipes.configure(recipe)
     result = ModeResult(mode, "ok", threads=torch.get_num_threads())
-    if args["phase"] == "mega":
-        torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
+    torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
     comp = _compile(w.build(profile, device, _build_knobs(recipe)), recipe, args)
     _, first = timing.first_call(comp.call, comp.inputs, sync)
     steady = stats.median([timing.timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
-    if args["phase"] == "warm":
-        result.compile_warm_s = stats.compile_seconds(first, steady)
-        # compiled, without an eager copy beside it: the memory a user of the compiled model pays
-        result.peak_memory_bytes, result.memory_kind = _peak_memory(device)
-    else:
-        result.compile_mega_s = stats.compile_seconds(first, steady)
+    result.compile_mega_s = stats.compile_seconds(first, steady)
     return result
 
 
-def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, ModeResult]:
-    """Eager reference, correctness, then eager and the compiled mode timed interleaved."""
-    import torch
-
-    recipe = recipes.parse(mode)
-    recipes.configure(recipe)  # before eager too: a thread count is the same for both sides
-    cfg, threads = timing.TIMING[profile], torch.get_num_threads()
+def _reference(w, profile: str, device):
+    """Eager's answer (outputs, and gradients for a training step) from the same seed."""
     eager_built = w.build(profile, device)
     ref = eager_built.call(*eager_built.inputs)
-    ref_grads = [g.clone() for g in eager_built.grads()]
-    eager = ModeResult("eager", "ok", threads=threads, message=f"timed in the {mode} process, interleaved with it")
-    eager.peak_memory_bytes, eager.memory_kind = _peak_memory(device)  # before anything is compiled
-    eager.flops_per_call = _flops(eager_built, device)
-    eager.eager_bytes_per_call = _eager_bytes(eager_built) if w.traffic else None
-    if mode == "eager":
-        eager.message = ""
-        [eager.samples_s] = timing.interleaved_samples([eager_built.call], eager_built.inputs, sync, cfg, cfg["budget_s"])
-        return {"eager": eager}
+    return eager_built, ref, [g.clone() for g in eager_built.grads()]
+
+
+def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, ModeResult]:
+    """One process of a compiled mode: compile (cold in phase `time`, from the cache or the saved
+    artifact in phase `warm` and later ones), check against eager, then time it: alone (eager's
+    model freed first, so it evicts nothing from the caches) or, in the interleaved protocol,
+    sample by sample with eager."""
+    import torch
+
+    recipe, phase = recipes.parse(mode), args["phase"]
+    recipes.configure(recipe)  # before eager too: a thread count is the same for both sides
+    cfg, threads = timing.TIMING[profile], torch.get_num_threads()
+    interleaved = args.get("protocol") == "interleaved"
+    result = ModeResult(mode, "ok", threads=threads)
+    eager_built = eager = None
+    if phase == "time":  # cold: eager's answer first, as a reader would check it
+        eager_built, ref, ref_grads = _reference(w, profile, device)
+        result.peak_memory_bytes, result.memory_kind = _peak_memory(device)  # eager's, replaced below
+        result.flops_per_call = _flops(eager_built, device)
+        result.eager_bytes_per_call = _eager_bytes(eager_built) if w.traffic else None
     comp = _compile(w.build(profile, device, _build_knobs(recipe)), recipe, args)
-    result = ModeResult(mode, "ok", threads=threads, memory_kind=eager.memory_kind,
-                        flops_per_call=eager.flops_per_call, eager_bytes_per_call=eager.eager_bytes_per_call)
-    got, result.first_call_s = timing.first_call(comp.call, comp.inputs, sync)
-    result.peak_memory_bytes, _ = _peak_memory(device)  # cold process; the warm one replaces it
-    if recipe.engine:
-        result.artifact_bytes = engines.artifact_bytes(Path(args["engine_dir"]))
-    _check(result, [(got, ref)] + ([(comp.grads(), ref_grads)] if ref_grads else []),
+    got, first = timing.first_call(comp.call, comp.inputs, sync)
+    got_grads = [g.clone() for g in comp.grads()]
+    if phase == "time":
+        result.first_call_s = first
+        result.peak_memory_bytes, result.memory_kind = _peak_memory(device)  # cold process; the warm one replaces it
+        if recipe.engine:
+            result.artifact_bytes = engines.artifact_bytes(Path(args["engine_dir"]))
+        if args.get("artifacts"):  # the compile artifacts of this cold run, for the Mega-Cache phase
+            saved = torch.compiler.save_cache_artifacts()
+            if saved is not None:
+                Path(args["artifacts"]).write_bytes(saved[0])
+    else:
+        steady = stats.median([timing.timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
+        if phase == "warm":
+            result.compile_warm_s = stats.compile_seconds(first, steady)
+            # compiled, without an eager copy beside it: the memory a user of the compiled model pays
+            result.peak_memory_bytes, result.memory_kind = _peak_memory(device)
+        eager_built, ref, ref_grads = _reference(w, profile, device)
+    _check(result, [(got, ref)] + ([(got_grads, ref_grads)] if ref_grads else []),
            recipes.tolerance(recipe, w.tolerance, w.step))
-    if args.get("artifacts"):  # the compile artifacts of this cold run, for the Mega-Cache phase
-        saved = torch.compiler.save_cache_artifacts()
-        if saved is not None:
-            Path(args["artifacts"]).write_bytes(saved[0])
+    del got, got_grads, ref, ref_grads
     # A recipe that changes the inputs (layout, dtype) calls with its own; the plain modes share eager's.
     comp_call = comp.call if not recipe.knobs & {"cl", "bf16"} else (lambda *_: comp.call(*comp.inputs))
-    eager.samples_s, result.samples_s = timing.interleaved_samples(
-        [eager_built.call, comp_call], eager_built.inputs, sync, cfg, 2 * cfg["budget_s"])
-    result.eager_samples_s = eager.samples_s
-    if w.timer_check:
-        for res, built in ((result, comp), (eager, eager_built)):
-            number = timing.calls_per_sample(built.call, built.inputs, sync, cfg["min_sample_s"])
-            res.timer_harness_s, res.timer_median_s = timing.timer_agreement(built, sync, threads, number)
-    return {mode: result, "eager": eager}
+    if interleaved:
+        eager = ModeResult("eager", "ok", threads=threads, message=f"timed in the {mode} processes, interleaved with it")
+        (eager_s, result.samples_s), proc = _sampled([eager_built.call, comp_call], eager_built.inputs, sync, cfg,
+                                                     phase, "interleaved")
+        result.eager_samples_s = eager.samples_s = eager_s
+        eager.processes = [{**{k: v for k, v in proc.items() if k != "eager_n"}, "n": proc["eager_n"]}]
+    else:
+        eager_built = None  # eager's weights and activations go before the mode is timed alone
+        gc.collect()
+        [result.samples_s], proc = _sampled([comp.call], comp.inputs, sync, cfg, phase, "alone")
+    result.processes = [proc]
+    if w.timer_check and phase == "time":
+        number = timing.calls_per_sample(comp.call, comp.inputs, sync, cfg["min_sample_s"])
+        result.timer_harness_s, result.timer_median_s = timing.timer_agreement(comp, sync, threads, number)
+    return {mode: result, **({"eager": eager} if eager is not None else {})}
 
 
 def _check(result: ModeResult, pairs: list, tolerance: float) -> None:

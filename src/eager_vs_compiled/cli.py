@@ -62,6 +62,7 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
                         "modes are recorded and reported, and the exit code is 0 unless the harness itself failed")
     m.add_argument("--out", type=Path, metavar="DIR",
                    help="measurements folder (default: ./measurements, or $EVC_MEASUREMENTS)")
+    calibrate_parser(sub, workload_names)
     sub.add_parser("list", help="list the workloads and their modes")
     g = sub.add_parser("migrate", help="move records of the old flat layout (<machine>/<workload>.json) into "
                                        "<machine>/torch-<release>/ folders, unchanged")
@@ -70,6 +71,12 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
     s.add_argument("name", choices=workload_names, metavar="NAME", help=", ".join(workload_names))
     s.add_argument("--out", type=Path, metavar="DIR", help="measurements folder")
     return p
+
+
+def calibrate_parser(sub, workload_names: list[str]) -> None:
+    from .calibrate import add_parser
+
+    add_parser(sub, workload_names)
 
 
 def help_markdown() -> str:
@@ -165,6 +172,15 @@ def _roof(args, after: list[str] | None = None) -> bool:
     return True
 
 
+def _calibrate(args) -> int:
+    from . import calibrate
+
+    try:
+        return calibrate.command(args, ProgressBar(None))  # adaptive rounds: the count of processes is unknown
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def _dry_run(plan: list, profile: str, args) -> int:
     from . import measure
 
@@ -254,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     store_before = os.environ.get("EVC_MEASUREMENTS")
     if getattr(args, "out", None):  # the machine's folder is chosen against this store
         os.environ["EVC_MEASUREMENTS"] = str(args.out)
-    command = {"list": _list, "migrate": _migrate, "show": _show, "measure": _measure}[args.command]
+    command = {"list": _list, "migrate": _migrate, "show": _show, "measure": _measure,
+               "calibrate": _calibrate}[args.command]
     previous = signal.signal(signal.SIGTERM, _on_term)
     try:
         return command(args)

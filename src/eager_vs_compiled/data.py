@@ -35,7 +35,7 @@ __all__ = [
 Root = str | os.PathLike | None
 # The columns of `rows`, and of the CSV files the site offers beside each table.
 FIELDS = ["workload", "machine", "torch", "mode", "status", "median_s", "iqr_s", "n", "noisy", "speedup",
-          "speedup_low", "speedup_high", "compile_cold_s", "compile_warm_s", "compile_mega_s",
+          "speedup_low", "speedup_high", "processes", "compile_cold_s", "compile_warm_s", "compile_mega_s",
           "peak_memory_bytes", "memory_kind", "max_rel_err", "date"]
 
 
@@ -93,20 +93,59 @@ def records(*, slug: str | None = None, release: str | None = None, root: Root =
 
 # --- speedups and their intervals, as every page shows them -----------------------------------------
 class Speedup(NamedTuple):
-    point: float  # eager median / compiled median, the two timed side by side in one process
-    low: float  # the 95% bootstrap interval
+    point: float  # eager's time per call / this mode's (each the median of its processes' medians)
+    low: float  # the 95% bootstrap interval (processes, then the samples of each)
     high: float
 
 
-def speedup_interval(result: ModeResult) -> tuple[float, float] | None:
-    """The 95% bootstrap interval of a compiled mode's speedup, from its interleaved pairs with eager
-    (stats.speedup_dist, seeded by the samples themselves: every page and every rebuild gets the same).
-    The pages' one implementation (pages/provenance.py imports it)."""
+def _tuples(processes: list[list[float]]) -> tuple:
+    return tuple(tuple(p) for p in processes)
+
+
+def eager_processes(result: ModeResult) -> list[list[float]]:
+    """The eager samples a mode's speedup divides, per process: eager timed beside it (interleaved,
+    harness 2), else the record's eager, timed in processes of its own."""
     r = result
-    if r.mode == "eager" or not r.samples_s or not r.eager_samples_s:
+    return r.eager_process_samples() or (r.baseline.process_samples() if r.baseline is not None else [])
+
+
+def median_distribution(result: ModeResult, key: tuple) -> tuple[float, ...]:
+    """Bootstrap distribution of a mode's time per call: processes, then the samples of each (a
+    single process: its samples only, all a record of harness 2 holds)."""
+    procs = result.process_samples()
+    if len(procs) > 1:
+        return stats.process_median_dist(_tuples(procs), key)
+    return stats.median_dist(tuple(result.samples_s), key)
+
+
+def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | None:
+    """Bootstrap distribution of a mode's speedup over eager, None without samples on both sides.
+    Each side's processes drawn on their own (they ran apart), then each drawn process's samples;
+    eager and the mode in one process each (harness 2) are drawn as interleaved pairs."""
+    mode, eager = result.process_samples(), eager_processes(result)
+    if not mode or not eager:
         return None
-    key = (r.mode, tuple(r.samples_s), tuple(r.eager_samples_s))
-    return stats.percentile_interval(stats.speedup_dist(tuple(r.eager_samples_s), tuple(r.samples_s), key))
+    if len(mode) == 1 and len(eager) == 1:
+        return stats.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
+    return stats.process_speedup_dist(_tuples(eager), _tuples(mode), key)
+
+
+def speedup_interval(result: ModeResult) -> tuple[float, float] | None:
+    """The 95% bootstrap interval of a compiled mode's speedup (speedup_distribution, seeded by the
+    samples themselves: every page and every rebuild gets the same). The pages' one implementation
+    (pages/provenance.py imports it)."""
+    r = result
+    if r.mode == "eager" or not r.samples_s:
+        return None
+    key = (r.mode, tuple(r.samples_s), tuple(r.eager_samples_s) or tuple(map(len, eager_processes(r))))
+    dist = speedup_distribution(r, key)
+    return stats.percentile_interval(dist) if dist else None
+
+
+def one_process(rec: Record) -> bool:
+    """Whether a mode of the record was timed in one process only (harness 2, or a mode whose later
+    processes failed): its interval cannot see how much processes differ."""
+    return rec.processes_per_mode < 2
 
 
 def _result(record: Record, mode: str) -> ModeResult:
@@ -127,12 +166,16 @@ def speedup(record: Record, mode: str) -> Speedup | None:
 
 # --- two records compared: machines or releases ------------------------------------------------------
 def noise_floor(recs: Iterable[Record]) -> float:
-    """How much a time moves between processes with nothing changed, as a fraction: the largest
-    relative difference between the eager medians timed beside each mode of one record (each in a
-    fresh process), over all `recs`; never below the harness's noisy threshold (IQR/median), since a
-    few records may not show the worst case. The releases page uses every record of a machine."""
+    """The margin a comparison must clear beyond its interval, as a fraction: 0 when every record
+    timed each mode in several processes (the interval then already holds how much processes differ).
+    For records with a mode timed in one process only (harness 2), how much a time moves between
+    processes with nothing changed: the largest relative difference between the eager medians timed
+    beside each mode of one such record, never below the harness's noisy threshold (IQR/median)."""
+    legacy = [rec for rec in recs if one_process(rec)]
+    if not legacy:
+        return 0.0
     spread = 0.0
-    for rec in recs:
+    for rec in legacy:
         medians = [r.eager_median_s for r in rec.results if r.eager_samples_s]
         if len(medians) >= 2:
             spread = max(spread, max(medians) / min(medians) - 1)
@@ -155,10 +198,8 @@ class Change(NamedTuple):
 # metric -> (its value, its bootstrap distribution, whether lower is better, the words for better and
 # worse): the releases page's "Eager time per call" (here for every mode) and "Speedup over eager".
 _METRICS = {
-    "median_s": (lambda r: r.median_s, lambda r, key: stats.median_dist(tuple(r.samples_s), key), True,
-                 ("faster", "slower")),
-    "speedup": (lambda r: r.speedup if r.eager_samples_s else None,
-                lambda r, key: stats.speedup_dist(tuple(r.eager_samples_s), tuple(r.samples_s), key), False,
+    "median_s": (lambda r: r.median_s, median_distribution, True, ("faster", "slower")),
+    "speedup": (lambda r: r.speedup if eager_processes(r) else None, speedup_distribution, False,
                 ("bigger speedup", "smaller speedup")),
 }
 
@@ -206,6 +247,7 @@ def rows(recs: Record | Iterable[Record]) -> list[dict]:
                         "median_s": r.median_s, "iqr_s": r.iqr_s, "n": r.n, "noisy": r.noisy,
                         "speedup": r.speedup if good else None,
                         "speedup_low": ci[0] if ci else None, "speedup_high": ci[1] if ci else None,
+                        "processes": len(r.process_samples()),
                         "compile_cold_s": r.compile_cold_s, "compile_warm_s": r.compile_warm_s,
                         "compile_mega_s": r.compile_mega_s, "peak_memory_bytes": r.peak_memory_bytes,
                         "memory_kind": r.memory_kind, "max_rel_err": r.max_rel_err, "date": rec.date})

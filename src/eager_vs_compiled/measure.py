@@ -1,12 +1,17 @@
 """Measure a workload: each mode in a fresh subprocess, correctness before timing.
 
 Method (see docs/benchmarks/methodology.md):
-- a fresh interpreter per (workload, mode) with an empty inductor cache: the first compiled call
-  minus a steady-state call is the *cold* compile time; a second fresh process on the now
-  populated cache gives the *warm* compile time;
-- compiled output is compared with eager before anything is timed;
-- eager and compiled are timed in the same process, interleaved sample by sample, so drift
-  (thermal, other load) hits both; every sample is kept;
+- rounds of fresh processes, every mode (eager included) once per round, in an order that turns:
+  processes differ more than the calls inside one, so each mode is timed in several, and a slow
+  window falls on all modes; at least ROUNDS_MIN rounds, more while an interval is wide and the
+  workload's budget allows;
+- each mode timed alone in its process (eager in processes that compile and import nothing else),
+  as a deployment runs it: timing it interleaved with eager moves its number (the methodology page
+  shows by how much);
+- a compiled mode's first process starts from an empty inductor cache: its first call minus a
+  steady call is the *cold* compile time; the second, on the now populated cache, gives the *warm*
+  compile time; later ones start from the same cache (an engine: from its saved artifact);
+- every process compares the compiled output with eager's before it times anything;
 - a mode that fails, hangs or runs out of memory becomes a result with a status, not a crash.
 
 Standard library + torch + torchvision only.
@@ -14,55 +19,32 @@ Standard library + torch + torchvision only.
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import logging
 import os
-import signal
 import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import engines, isolate, machine, recipes, records, store, workloads
+from . import freshness, machine, recipes, records, store, workloads
+from .rounds import PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (ROUNDS_MIN: read by the tests)
 from .timing import TIMING
 from .records import ModeResult, Record
 
-HARNESS_VERSION = 2
+HARNESS_VERSION = 3
 log = logging.getLogger("eager_vs_compiled")
 Progress = Callable[[str], None]
 
 
-def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
-    """Run one phase in a fresh interpreter: {mode: result}. Never raises for the child's failures:
-    a timeout, a kill, a crash or an unreadable result becomes the mode's status."""
-    mode = args["mode"]
-    with tempfile.TemporaryDirectory(prefix="evc-result-") as tmp:
-        out_path = Path(tmp) / "result.json"
-        returncode, _, err = isolate.module("eager_vs_compiled.child", [json.dumps(args), str(out_path)], env, timeout)
-        if returncode is None:
-            return {mode: ModeResult(mode, "timeout", message=f"no result after {timeout:.0f} s")}
-        if out_path.exists():
-            try:
-                return {m: ModeResult(**fields) for m, fields in json.loads(out_path.read_text()).items()}
-            except (ValueError, TypeError) as e:
-                return {mode: ModeResult(mode, "crashed", message=f"unreadable result from the child ({e})")}
-        if returncode < 0:
-            sig = signal.Signals(-returncode).name
-            kind = "oom" if returncode == -signal.SIGKILL else "crashed"
-            return {mode: ModeResult(mode, kind, message=f"killed by {sig} (the kernel's OOM killer sends SIGKILL)")}
-        tail = " | ".join(err.strip().splitlines()[-3:])
-        return {mode: ModeResult(mode, "crashed", message=f"exit code {returncode}: {tail}")}
-
-
-# Rough seconds to measure one compiled mode (cold + warm process) when no earlier record says:
-# only used to decide what still fits in a time budget.
-ESTIMATE_S = {"overhead": 20, "pointwise": 15, "mlp-transformer": 40, "resnet": 90, "vit": 90, "engines": 60}
-
+# Rough seconds to measure one compiled mode (its processes of every round) when no earlier record
+# says: only used to decide what still fits in a time budget.
+ESTIMATE_S = {"overhead": 35, "pointwise": 30, "mlp-transformer": 60, "resnet": 150, "vit": 150, "engines": 90}
 
 def estimate_s(w: workloads.Workload, mode: str, previous: Record | None = None) -> float:
     old = previous.result(mode) if previous else None
-    if old is not None and old.wall_s:
+    if old is not None and old.wall_s and previous.harness_version == HARNESS_VERSION:
         return old.wall_s
     base = ESTIMATE_S[w.family] * (2 if w.step == "training" else 1)
     return base * (3 if mode.startswith("max-autotune") else 1) * (0.5 if mode == "eager" else 1)
@@ -76,39 +58,6 @@ def _child_args(w: workloads.Workload, profile: str, device: str | None, mode: s
     return args
 
 
-def _cache_env(folder: str) -> dict:
-    return {"TORCHINDUCTOR_CACHE_DIR": folder, "TRITON_CACHE_DIR": os.path.join(folder, "triton")}
-
-
-def _measure_compiled(w: workloads.Workload, args: dict, timeout: float, say: Progress) -> dict[str, ModeResult]:
-    """Cold process (check + timing, eager beside it), then warm and, if asked, Mega-Cache processes."""
-    name, mode = w.name, args["mode"]
-    with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache, \
-            tempfile.TemporaryDirectory(prefix="evc-mega-") as mega:
-        # An empty cache makes the first call a cold compile; the second process reuses it.
-        artifacts = os.path.join(mega, "artifacts.bin") if w.megacache and mode == "default" else None
-        say(f"{name} · {mode}: cold compile, check, timing")
-        # An engine's artifact (the exported model), saved by the cold process, loaded by the warm one.
-        # (engines.of, not recipes.parse: an unknown mode fails in the child, as a status)
-        args = {**args, "engine_dir": os.path.join(cache, "engine")} if engines.of(mode) else args
-        got = _run_child({**args, "phase": "time", "artifacts": artifacts}, _cache_env(cache), timeout)
-        result = got[mode]
-        if result.status not in ("ok", "mismatch") or not w.warm:
-            return got
-        say(f"{name} · {mode}: warm compile (new process, cached)")
-        warm = _run_child({**args, "phase": "warm"}, _cache_env(cache), timeout)[mode]
-        result.compile_warm_s = warm.compile_warm_s
-        result.peak_memory_bytes = warm.peak_memory_bytes or result.peak_memory_bytes
-        if warm.status != "ok":
-            result.message = (result.message + f" warm phase: {warm.message}").strip()
-        if artifacts and os.path.exists(artifacts):
-            say(f"{name} · {mode}: compile from Mega-Cache artifacts (new process, empty cache)")
-            with tempfile.TemporaryDirectory(prefix="evc-inductor-") as empty:
-                mega_run = _run_child({**args, "phase": "mega", "artifacts": artifacts}, _cache_env(empty), timeout)
-            result.compile_mega_s = mega_run[mode].compile_mega_s
-    return got
-
-
 def _finish(result: ModeResult, items: int, wall_s: float | None = None) -> ModeResult:
     result.wall_s = wall_s
     return result.finish(items)
@@ -116,22 +65,19 @@ def _finish(result: ModeResult, items: int, wall_s: float | None = None) -> Mode
 
 def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float | None = None,
                  progress: Progress | None = None, device: str | None = None) -> ModeResult:
-    """One mode alone, in its own processes (a compiled mode: cold, warm, Mega-Cache)."""
-    args = _child_args(w, profile, device, mode)
-    limit, say, t0 = timeout or TIMING[profile]["timeout_s"], progress or (lambda msg: None), time.perf_counter()
-    if mode == "eager":
-        with tempfile.TemporaryDirectory(prefix="evc-inductor-") as cache:
-            got = _run_child({**args, "phase": "time"}, {"TORCHINDUCTOR_CACHE_DIR": cache}, limit)
-    else:
-        got = _measure_compiled(w, args, limit, say)
-    return _finish(got[mode], w.items_per_call(profile), time.perf_counter() - t0)
+    """One mode alone: one round (a compiled mode: its cold process; eager: one process)."""
+    limit, t0 = timeout or TIMING[profile]["timeout_s"], time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="evc-mode-") as folder:
+        m = _Mode(w, _child_args(w, profile, device, mode), folder, "alone")
+        m.run(0, limit)
+    return _finish(m.result, w.items_per_call(profile), time.perf_counter() - t0)
 
 
 def planned_steps(w: workloads.Workload, modes) -> int:
-    """Progress steps (processes) measuring `modes` takes: cold + warm per compiled mode, one for
-    Mega-Cache, and one for eager only when no compiled mode times it alongside."""
-    compiled = [m for m in modes if m != "eager"]
-    return sum(1 + w.warm + (w.megacache and m == "default") for m in compiled) or 1
+    """Progress steps (processes) measuring `modes` takes at least: ROUNDS_MIN rounds of every mode,
+    eager included, and one Mega-Cache process (adaptive rounds may add more)."""
+    modes = set(modes) | {"eager"}
+    return ROUNDS_MIN * len(modes) + sum(w.megacache and m == "default" for m in modes)
 
 
 def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Record | None,
@@ -153,9 +99,15 @@ def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Re
 def measure_workload(name: str, profile: str | None = None, modes: list[str] | None = None,
                      timeout: float | None = None, progress: Progress | None = None,
                      deadline: float | None = None, device: str | None = None,
-                     previous: Record | None = None) -> Record:
-    """Measure a workload's modes. With a `deadline` (time.monotonic()), a mode whose estimated
-    cost no longer fits is recorded as skipped; a mode that overruns it times out."""
+                     previous: Record | None = None, protocol: str = "alone",
+                     rounds: int | None = None) -> Record:
+    """Measure a workload's modes in rounds of fresh processes (see _rounds): with the `alone`
+    protocol every mode, eager included, is timed in processes of its own; with `interleaved`
+    (the method of harness 2, kept to show what it moves) eager is timed beside each mode.
+    `rounds` fixes their number (default: adaptive). With a `deadline` (time.monotonic()), a mode
+    whose estimated cost no longer fits is recorded as skipped; a mode that overruns it times out."""
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     w = workloads.get(name)
     profile = profile or workloads.default_profile()
     modes = list(modes or w.modes[profile])
@@ -165,26 +117,36 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
     items = w.items_per_call(profile)
     results: dict[str, ModeResult] = {}
     limit = timeout or TIMING[profile]["timeout_s"]
-    for mode in [m for m in modes if m != "eager"]:
+    todo = []
+    for mode in modes:
+        if mode == "eager" and protocol == "interleaved":
+            continue
         why = _skip(w, mode, deadline, previous, device, profile)
         if why:
             results[mode] = ModeResult(mode=mode, status="skipped", message=why)
             say(f"{name} · {mode}: skipped ({why})")
-            continue
-        left = None if deadline is None else deadline - time.monotonic()
-        t0 = time.perf_counter()
-        got = _measure_compiled(w, _child_args(w, profile, device, mode), min(limit, left) if left else limit, say)
-        results[mode] = _finish(got[mode], items, time.perf_counter() - t0)
-        if "eager" not in results and "eager" in got and got["eager"].samples_s:
-            results["eager"] = _finish(got["eager"], items)  # timed beside this mode, same process
-    if "eager" not in results:
-        why = _skip(w, "eager", deadline, previous)
-        if why:
-            results["eager"] = ModeResult(mode="eager", status="skipped", message=why)
         else:
-            say(f"{name} · eager: timing")
-            results["eager"] = measure_mode(w, profile, "eager", limit, device=device)
-    return Record(
+            todo.append(mode)
+    with tempfile.TemporaryDirectory(prefix="evc-measure-") as folder:
+        state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol)
+                 for i, m in enumerate(todo)}
+        if state:
+            _rounds(w, state, profile, limit, say, deadline, rounds)
+        for m in state.values():
+            if m.artifacts:
+                say(f"{name} · {m.mode}: compile from Mega-Cache artifacts (new process, empty cache)")
+                m.mega(limit)
+    for m in state.values():  # the time its processes took
+        if m.result is None:  # the deadline came before its first process
+            results[m.mode] = ModeResult(m.mode, "skipped", message=f"{freshness.BUDGET_SKIP}: the deadline passed "
+                                                                    "before its first process")
+            continue
+        results[m.mode] = _finish(m.result, items, sum(p.get("wall_s", 0.0) for p in m.result.processes) or None)
+    if protocol == "interleaved" and "eager" not in results:
+        beside = next((m.eager_beside for m in state.values() if m.eager_beside is not None
+                       and m.result.status == "ok"), None)
+        results["eager"] = beside or ModeResult("eager", "skipped", message="no compiled mode ran to time it beside")
+    record = Record(
         workload=w.name, title=w.title, profile=profile,
         device=device or ("cuda" if profile == "gpu" else "cpu"),
         spec=w.spec(profile), spec_hash=w.spec_hash(profile), harness_version=HARNESS_VERSION,
@@ -193,6 +155,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
         git_commit=machine.git_commit(),
         results=[results[m] for m in modes],
     )
+    return record.finish()
 
 
 _ensured: dict[tuple, Record] = {}
@@ -219,8 +182,8 @@ def _to_complete(previous: Record, w: workloads.Workload, profile: str, modes) -
     """The unfinished modes, when they are all that keeps the previous record from being fresh
     (same machine, torch, harness and spec): only those are measured, the rest is kept."""
     wanted = list(modes or w.modes[profile])
-    todo = records.unfinished(previous, wanted)
-    done_check = records.staleness(previous, machine.describe(), machine.versions()["torch"], HARNESS_VERSION,
+    todo = freshness.unfinished(previous, wanted)
+    done_check = freshness.staleness(previous, machine.describe(), machine.versions()["torch"], HARNESS_VERSION,
                                    w.spec_hash(profile), [m for m in wanted if m not in todo])
     if not todo or done_check is not None or "eager" in todo and len(todo) == len(wanted):
         return None
@@ -230,9 +193,16 @@ def _to_complete(previous: Record, w: workloads.Workload, profile: str, modes) -
 def _merge(previous: Record, new: Record, todo: list[str]) -> Record:
     """The previous record with the newly measured modes put in (the order of the previous one)."""
     measured = {r.mode: r for r in new.results if r.mode in todo}
+    old_e, new_e = previous.result("eager"), new.result("eager")
+    if "eager" not in todo and old_e is not None and new_e is not None and old_e.status == new_e.status == "ok":
+        # eager ran again in the rounds of the new modes: its processes join the earlier ones, so the
+        # baseline spans both windows
+        measured["eager"] = dataclasses.replace(
+            old_e, samples_s=old_e.samples_s + new_e.samples_s,
+            processes=(old_e.processes or [{"n": len(old_e.samples_s)}]) + new_e.processes)
     order = [r.mode for r in previous.results] + [m for m in measured if previous.result(m) is None]
     new.results = [measured.get(m) or previous.result(m) for m in order]
-    return new
+    return new.finish()
 
 
 def ensure_record(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
@@ -260,7 +230,7 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
     previous = None
     if path.exists() and not force:
         record = previous = records.load(path)
-        why = records.staleness(record, me, machine.versions()["torch"], HARNESS_VERSION,
+        why = freshness.staleness(record, me, machine.versions()["torch"], HARNESS_VERSION,
                                 w.spec_hash(profile), modes or w.modes[profile])
         if why is None:
             log.info("measurement of %s reused: %s is fresh for this machine", name, path)

@@ -1,13 +1,13 @@
 """The record schema: what one measurement of a workload holds, how it is read and checked.
 
-A record is *fresh* for this machine when its machine fingerprint, torch version, harness version
-and workload spec hash all match (`staleness`). A record that cannot be trusted raises RecordError
-naming its file, so no number is ever rendered from it. Where records live: `store`.
+A record that cannot be trusted raises RecordError naming its file, so no number is ever rendered
+from it. When a record is fresh: `freshness`; where records live: `store`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import os
@@ -18,7 +18,8 @@ from pathlib import Path
 
 from . import stats
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+READS = (2, 3)  # schema 2 (harness 2: one process per mode, eager beside it) is read as is (process_samples)
 STATUSES = ("ok", "mismatch", "error", "timeout", "oom", "crashed", "skipped")
 
 
@@ -45,8 +46,12 @@ class ModeResult:
     mode: str
     status: str
     message: str = ""
-    samples_s: list[float] = field(default_factory=list)  # steady-state seconds per call
-    eager_samples_s: list[float] = field(default_factory=list)  # eager, interleaved, same process
+    samples_s: list[float] = field(default_factory=list)  # steady-state seconds per call, all processes in order
+    eager_samples_s: list[float] = field(default_factory=list)  # eager interleaved with it, same processes (harness 2)
+    # One entry per timing process, in the order they ran (harness 3): its share of samples_s ("n"),
+    # of eager_samples_s ("eager_n", interleaved protocol only) and what can explain a slow process
+    # (PROCESS_FIELDS). Empty: one process holds all the samples (a schema-2 record).
+    processes: list[dict] = field(default_factory=list)
     median_s: float | None = None
     iqr_s: float | None = None
     n: int = 0
@@ -71,25 +76,62 @@ class ModeResult:
     wall_s: float | None = None  # how long measuring this mode took
     artifact_bytes: int | None = None  # an engine mode: the files a deployment ships (engines.py)
 
+    @staticmethod
+    def _split(samples: list[float], counts: list[int]) -> list[list[float]]:
+        ends = list(itertools.accumulate(counts))
+        return [samples[e - n:e] for n, e in zip(counts, ends) if n]
+
+    def process_samples(self) -> list[list[float]]:
+        """The samples of each timing process (one list when the record predates processes)."""
+        if not self.processes:
+            return [self.samples_s] if self.samples_s else []
+        return self._split(self.samples_s, [p["n"] for p in self.processes])
+
+    def eager_process_samples(self) -> list[list[float]]:
+        """Eager's samples interleaved with this mode, per process (interleaved protocol only)."""
+        if not self.eager_samples_s:
+            return []
+        if not self.processes:
+            return [self.eager_samples_s]
+        return self._split(self.eager_samples_s, [p.get("eager_n", 0) for p in self.processes])
+
+    @property
+    def baseline(self) -> "ModeResult | None":
+        """The eager result this mode's speedup divides (the record's own eager, timed in processes of
+        its own); None when eager was timed beside this mode instead (eager_samples_s) or failed."""
+        return getattr(self, "_baseline", None)
+
     @property
     def eager_median_s(self) -> float | None:
-        """Median of the eager samples taken beside this mode (same process), if any."""
-        return stats.median(self.eager_samples_s) if self.eager_samples_s else None
+        """Eager's time per call that this mode is compared with: the eager timed beside it in its
+        processes (interleaved protocol), else the record's eager, timed alone."""
+        if self.eager_samples_s:
+            return stats.process_point(self.eager_process_samples())
+        return self.baseline.median_s if self.baseline is not None else None
 
-    def finish(self, items_per_call: int) -> "ModeResult":
-        """Fill the derived fields from the raw samples (one place computes them)."""
-        if self.samples_s:
-            s = stats.summarize(self.samples_s)
-            self.median_s, self.iqr_s, self.n, self.noisy = s["median_s"], s["iqr_s"], s["n"], s["noisy"]
+    def finish(self, items_per_call: int, eager: "ModeResult | None" = None) -> "ModeResult":
+        """Fill the derived fields from the raw samples (one place computes them). `eager`: the
+        record's eager result, the baseline of a mode timed alone."""
+        procs = self.process_samples()
+        if procs:
+            self.median_s = stats.process_point(procs)
+            self.n = len(self.samples_s)
+            # the spread that matters is between processes when there are several
+            meds = [stats.median(p) for p in procs]
+            self.iqr_s = stats.iqr(meds) if len(meds) >= 3 else stats.iqr(self.samples_s)
+            self.noisy = self.median_s > 0 and self.iqr_s / self.median_s > stats.NOISY_IQR_FRACTION
             self.throughput = items_per_call / self.median_s if self.median_s > 0 else None
             if self.flops_per_call:
                 self.tflops = self.flops_per_call / self.median_s / 1e12
-            if self.first_call_s is not None:
-                self.compile_cold_s = stats.compile_seconds(self.first_call_s, self.median_s)
-        if self.samples_s and self.eager_samples_s and self.status == "ok":  # a mode off eager earns no speedup
-            eager = self.eager_median_s
-            self.speedup = eager / self.median_s
-            self.breakeven_iters = stats.breakeven_iterations(self.compile_cold_s, eager, self.median_s)
+            if self.first_call_s is not None:  # the first call ran in the first (cold) process
+                self.compile_cold_s = stats.compile_seconds(self.first_call_s, stats.median(procs[0]))
+        if self.mode != "eager" and eager is not None and not self.eager_samples_s \
+                and eager.status == "ok" and eager.median_s:
+            self._baseline = eager
+        base = self.eager_median_s
+        if procs and base and self.status == "ok" and self.mode != "eager":  # a mode off eager earns no speedup
+            self.speedup = base / self.median_s
+            self.breakeven_iters = stats.breakeven_iterations(self.compile_cold_s, base, self.median_s)
         return self
 
 
@@ -112,6 +154,25 @@ class Record:
     def result(self, mode: str) -> ModeResult | None:
         return next((r for r in self.results if r.mode == mode), None)
 
+    def finish(self) -> "Record":
+        """Derived fields of every result: eager first, the baseline of the modes timed alone."""
+        items = self.spec.get("sizes", {}).get("batch", 1) if isinstance(self.spec.get("sizes"), dict) else 1
+        items = items if isinstance(items, int) and not isinstance(items, bool) and items > 0 else 1
+        eager = self.result("eager")
+        if eager is not None:
+            eager.finish(items)
+        for r in self.results:
+            if r is not eager:
+                r.finish(items, eager)
+        return self
+
+    @property
+    def processes_per_mode(self) -> int:
+        """How many timing processes each mode had (the fewest of the modes that ran): 1 for a record
+        of harness 2, whose intervals see one process's noise only."""
+        counts = [len(r.process_samples()) for r in self.results if r.samples_s]
+        return min(counts) if counts else 0
+
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=1, sort_keys=False, allow_nan=False) + "\n"
 
@@ -126,10 +187,15 @@ _RESULT_FIELDS = {
     "breakeven_iters": _NUMBER, "peak_memory_bytes": int, "memory_kind": str, "max_abs_err": _NUMBER,
     "max_rel_err": _NUMBER, "throughput": _NUMBER, "threads": int, "flops_per_call": int,
     "eager_bytes_per_call": int, "tflops": _NUMBER, "timer_median_s": _NUMBER, "timer_harness_s": _NUMBER,
-    "wall_s": _NUMBER, "artifact_bytes": int,
+    "wall_s": _NUMBER, "artifact_bytes": int, "processes": list,
+}
+# What a timing process records (measure.py, child.py): all but n optional.
+PROCESS_FIELDS = {
+    "n": int, "eager_n": int, "phase": str, "threads": int, "os_threads": int, "affinity": list,
+    "minflt": int, "majflt": int, "nivcsw": int, "steal": _NUMBER, "wall_s": _NUMBER, "protocol": str,
 }
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_NOT_NULL = ("message", "samples_s", "eager_samples_s")  # fields the pages use without a None check
+_NOT_NULL = ("message", "samples_s", "eager_samples_s", "processes")  # fields the pages use without a None check
 _DERIVED = ("median_s", "iqr_s", "n", "noisy", "speedup", "throughput", "tflops", "compile_cold_s", "breakeven_iters")
 _RECORD_FIELDS = {"workload": str, "title": str, "profile": str, "device": str, "spec": dict, "spec_hash": str,
                   "harness_version": int, "machine": dict, "versions": dict, "date": str, "git_commit": str,
@@ -154,7 +220,7 @@ def _bad_value(value, kind) -> str | None:
     return None
 
 
-def _check_result(path: Path, raw: dict, items: int) -> ModeResult:
+def _check_result(path: Path, raw: dict) -> ModeResult:
     unknown = set(raw) - set(_RESULT_FIELDS)
     if unknown or not isinstance(raw.get("mode"), str) or not isinstance(raw.get("status"), str):
         raise RecordError(path, f"result has unknown or missing fields {sorted(unknown) or ['mode/status']}")
@@ -173,10 +239,28 @@ def _check_result(path: Path, raw: dict, items: int) -> ModeResult:
         for s in raw.get(name, []):
             if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
                 raise RecordError(path, f"mode {mode!r}: {name}: invalid sample {s!r} (seconds, finite, > 0)")
-    r = ModeResult(**{k: v for k, v in raw.items() if k not in _DERIVED})  # derived: computed below
+    _check_processes(path, mode, raw)
+    r = ModeResult(**{k: v for k, v in raw.items() if k not in _DERIVED})  # derived: computed later
     if not r.samples_s and r.status == "ok":
         raise RecordError(path, f"mode {mode!r} is 'ok' but has no samples")
-    return r.finish(items)
+    return r
+
+
+def _check_processes(path: Path, mode: str, raw: dict) -> None:
+    procs = raw.get("processes") or []
+    for i, p in enumerate(procs):
+        if not isinstance(p, dict) or set(p) - set(PROCESS_FIELDS) or not isinstance(p.get("n"), int):
+            raise RecordError(path, f"mode {mode!r}: process {i}: not an object of {sorted(PROCESS_FIELDS)} with n")
+        for name, kind in PROCESS_FIELDS.items():
+            why = _bad_value(p.get(name), kind)
+            if why:
+                raise RecordError(path, f"mode {mode!r}: process {i}: {name}: {why}")
+    if procs:
+        for name, key in (("samples_s", "n"), ("eager_samples_s", "eager_n")):
+            counted = sum(p.get(key, 0) for p in procs)
+            if counted != len(raw.get(name, [])):
+                raise RecordError(path, f"mode {mode!r}: its processes count {counted} {name}, the list has "
+                                        f"{len(raw.get(name, []))}")
 
 
 def load(path: os.PathLike | str) -> Record:
@@ -188,10 +272,11 @@ def load(path: os.PathLike | str) -> Record:
     if not isinstance(raw, dict):
         raise RecordError(path, "top level is not an object")
     schema = raw.get("schema")
-    if schema != SCHEMA_VERSION:
+    if schema not in READS or isinstance(schema, bool):
         newer = isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA_VERSION
         raise RecordError(path, f"{'newer' if newer else 'unknown'} schema version {schema!r} (this harness "
-                                f"reads {SCHEMA_VERSION}" + ("; upgrade eager-vs-compiled to read it)" if newer else ")"))
+                                f"reads {', '.join(map(str, READS))}"
+                          + ("; upgrade eager-vs-compiled to read it)" if newer else ")"))
     missing = set(_RECORD_FIELDS) - set(raw) - {"schema"}
     if missing or set(raw) - set(_RECORD_FIELDS):
         raise RecordError(path, f"missing fields {sorted(missing)}, unknown {sorted(set(raw) - set(_RECORD_FIELDS))}")
@@ -210,34 +295,5 @@ def load(path: os.PathLike | str) -> Record:
         raise RecordError(path, f"date: {raw['date']!r} is not an ISO date") from None
     if not all(isinstance(r, dict) for r in raw["results"]):
         raise RecordError(path, "'results' is not a list of objects")
-    sizes = raw["spec"].get("sizes") if isinstance(raw["spec"].get("sizes"), dict) else {}
-    items = sizes.get("batch", 1) if isinstance(sizes.get("batch", 1), int) and sizes.get("batch", 1) > 0 else 1
-    raw["results"] = [_check_result(path, r, items) for r in raw["results"]]
-    return Record(**raw)
-
-
-BUDGET_SKIP = "time budget"  # how a mode skipped for want of time begins its message
-
-
-def unfinished(record: Record, modes) -> list[str]:
-    """Modes of `modes` the record lacks or skipped for the time budget: a later run measures them."""
-    return [m for m in modes if record.result(m) is None
-            or (record.result(m).status == "skipped" and record.result(m).message.startswith(BUDGET_SKIP))]
-
-
-def staleness(record: Record, machine: dict, torch_version: str, harness_version: int,
-              spec_hash: str, modes: list[str] | tuple[str, ...] = ()) -> str | None:
-    """None when the record is fresh for this machine; otherwise why it is stale."""
-    missing = unfinished(record, modes)
-    if missing:
-        return f"modes {missing} not measured"
-    checks = [
-        (record.machine.get("fingerprint"), machine["fingerprint"], "machine fingerprint"),
-        (record.versions.get("torch"), torch_version, "torch version"),
-        (record.harness_version, harness_version, "harness version"),
-        (record.spec_hash, spec_hash, "workload spec"),
-    ]
-    for old, new, what in checks:
-        if old != new:
-            return f"{what} changed ({old} → {new})"
-    return None
+    raw["results"] = [_check_result(path, r) for r in raw["results"]]
+    return Record(**raw).finish()

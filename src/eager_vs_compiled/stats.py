@@ -139,6 +139,19 @@ def speedup_dist(eager: tuple[float, ...], compiled: tuple[float, ...], key: tup
 
 
 @functools.lru_cache(maxsize=None)
+def process_median_dist(processes: tuple[tuple[float, ...], ...], key: tuple) -> tuple[float, ...]:
+    """boot_process_medians seeded from `key`, drawn once per process (see speedup_dist)."""
+    return tuple(boot_process_medians([list(p) for p in processes], _rng(*key)))
+
+
+@functools.lru_cache(maxsize=None)
+def process_speedup_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[float, ...], ...],
+                         key: tuple) -> tuple[float, ...]:
+    """boot_process_speedups seeded from `key`, drawn once per process (see speedup_dist)."""
+    return tuple(boot_process_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key)))
+
+
+@functools.lru_cache(maxsize=None)
 def median_dist(samples: tuple[float, ...], key: tuple) -> tuple[float, ...]:
     """boot_medians seeded from `key`, drawn once per process (see speedup_dist)."""
     return tuple(boot_medians(list(samples), _rng(*key)))

@@ -12,7 +12,7 @@ from . import charts
 from .benchmarks import records_by_machine
 from .downloads import links
 from .lang import is_zh, then, tr, tr_known
-from .provenance import (breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
+from .provenance import (median_distribution, breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
 from .recipe import versus
 
@@ -55,7 +55,7 @@ def ranked(rec: Record) -> list[ModeResult]:
 
 def _time(r: ModeResult, rec: Record) -> str:
     """The median time per call and the 95% interval of that median."""
-    lo, hi = stats.percentile_interval(list(stats.median_dist(tuple(r.samples_s), (rec.workload, r.mode, "median"))))
+    lo, hi = stats.percentile_interval(list(median_distribution(r, (rec.workload, r.mode, "median"))))
     return f"{fmt_time(r.median_s)} ({fmt_time(lo)}–{fmt_time(hi)})"
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from .. import machine, snippets, store
 # One implementation of the speedup's interval and of the noise floor, which readers get too
 # (the public eager_vs_compiled.data): a page and a notebook print the same numbers.
-from ..data import noise_floor, speedup_interval as interval  # noqa: F401 (used by the pages)
+from ..data import (eager_processes, median_distribution, noise_floor, one_process,  # noqa: F401 (used by the pages)
+                    speedup_distribution, speedup_interval as interval)
 from .lang import is_zh, tr
 from ..records import ModeResult, Record
 

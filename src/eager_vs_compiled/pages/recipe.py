@@ -17,7 +17,7 @@ from . import charts
 from .benchmarks import records_by_machine
 from .lang import then, tr
 from .machines import roof
-from .provenance import (breakeven, code, esc, fmt_time, machine_label, noise_floor, ok, speedup, stamp, tab, tab_label,
+from .provenance import (median_distribution, breakeven, code, esc, fmt_time, machine_label, noise_floor, ok, speedup, stamp, tab, tab_label,
                          this_machine, verdict)
 
 TARGET_SHARE = 0.80  # below this share of the measured peak, the winner's time is broken down
@@ -61,9 +61,10 @@ def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
     """The winner's throughput over another recipe's, measured in other processes: (ratio, low, high,
     words), the words 'faster', 'slower' or 'within the noise' (English: tr them), a difference only
     outside the machine's between-process noise `floor`."""
-    rng = stats._rng(winner.mode, other.mode, tuple(winner.samples_s))
     scale = w_rec.spec["sizes"].get("batch", 1) / o_rec.spec["sizes"].get("batch", 1)
-    dist = [scale * o / w for w, o in zip(stats.boot_medians(winner.samples_s, rng), stats.boot_medians(other.samples_s, rng))]
+    key = (winner.mode, other.mode, tuple(winner.samples_s))
+    dist = [scale * o / w for w, o in zip(median_distribution(winner, key + ("winner",)),
+                                          median_distribution(other, key + ("other",)))]
     lo, hi = stats.percentile_interval(dist)
     point = scale * other.median_s / winner.median_s
     return point, lo, hi, "faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise"

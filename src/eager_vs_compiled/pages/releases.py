@@ -14,7 +14,7 @@ from .. import machine, measure, stats, store, workloads
 from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
-from .provenance import esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
+from .provenance import eager_processes, median_distribution, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
 @dataclass
@@ -76,11 +76,11 @@ class Metric:
 
 
 def _speedup_dist(rec, r, key):
-    return stats.speedup_dist(tuple(r.eager_samples_s), tuple(r.samples_s), key)
+    return speedup_distribution(r, key)
 
 
 def _median_dist(rec, r, key):
-    return stats.median_dist(tuple(r.samples_s), key)
+    return median_distribution(r, key)
 
 
 def _with_interval(point: float, dist: list[float], unit) -> str:
@@ -106,7 +106,7 @@ METRICS = [
            _median_dist, True, ("faster", "slower")),
     Metric("Speedup over eager", "Eager median / compiled median, same process (95% bootstrap interval "
            "of the interleaved pairs)", "compiled",
-           lambda rec, r: r.speedup if _ok(r) and r.eager_samples_s else None,
+           lambda rec, r: r.speedup if _ok(r) and eager_processes(r) else None,
            lambda rec, r, key: _with_interval(r.speedup, _speedup_dist(rec, r, key), lambda v: f"{v:.2f}×"),
            _speedup_dist, False, ("bigger speedup", "smaller speedup")),
     Metric("Cold compile", "First call minus a steady call, empty compiler cache (one measurement per release)",
@@ -211,7 +211,7 @@ def speedup_chart(m: Machine) -> str:
         for workload, mode in rows:
             rec = m.by_release[rel].get(workload)
             r = rec.result(mode) if rec else None
-            if _ok(r) and r.eager_samples_s:
+            if _ok(r) and eager_processes(r):
                 lo, hi = stats.percentile_interval(_speedup_dist(rec, r, (m.slug, rel, workload, mode)))
                 vals.append((r.speedup, lo, hi))
             else:

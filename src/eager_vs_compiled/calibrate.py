@@ -1,0 +1,181 @@
+"""Do the intervals hold on a rerun? Reruns of chosen workloads, and what one run's interval says of another.
+
+`calibrate` measures each workload K times, one full measurement (every round) after another, and keeps
+every run's record under <release>/calibration/run-<i>/. For each workload and mode it then reports:
+how often a run's speedup lies inside another run's 95% interval (ordered pairs), how often two runs'
+intervals overlap (unordered pairs), the median half-width, and the runs' own spread (max/min - 1).
+`protocols` measures workloads with each mode timed alone and interleaved with eager, in one window,
+into <release>/protocols/<protocol>/. The methodology page renders both from those records.
+Standard library + this package.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import os
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+from . import data, machine, measure, records, store
+
+CALIBRATION, PROTOCOLS = "calibration", "protocols"
+DEFAULT_WORKLOADS = ("tiny_op", "mlp", "pointwise_08", "transformer_block")
+Progress = Callable[[str], None]
+
+
+def _write(path: Path, record: records.Record) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(record.to_json())
+    os.replace(tmp, path)
+
+
+def folder(root: Path, kind: str, slug: str | None = None, rel: str | None = None) -> Path:
+    slug = slug or machine.describe()["slug"]
+    rel = rel or store.release(machine.versions()["torch"])
+    return store.release_dir(Path(root), slug, rel) / kind
+
+
+def run(names, runs: int, root: Path, progress: Progress, profile: str | None = None) -> Path:
+    """Measure every workload `runs` times; each run's records go to calibration/run-<i>/."""
+    out = folder(root, CALIBRATION)
+    for i in range(1, runs + 1):
+        for name in names:
+            progress(f"calibration run {i} of {runs}: {name}")
+            rec = measure.measure_workload(name, profile, progress=progress)
+            _write(out / f"run-{i}" / f"{name}.json", rec)
+    return out
+
+
+def protocols(names, root: Path, progress: Progress, rounds: int, profile: str | None = None) -> Path:
+    """Each workload measured with both protocols back to back (same window, same rounds)."""
+    out = folder(root, PROTOCOLS)
+    for name in names:
+        for protocol in measure.PROTOCOLS:
+            progress(f"protocol {protocol}: {name}")
+            rec = measure.measure_workload(name, profile, progress=progress, protocol=protocol, rounds=rounds)
+            _write(out / protocol / f"{name}.json", rec)
+    return out
+
+
+class Row(NamedTuple):
+    workload: str
+    mode: str
+    speedups: list[float]  # one per run, in run order
+    half_width: float  # median over the runs, relative
+    inside: int  # ordered pairs (i, j): run j's speedup inside run i's interval
+    pairs: int
+    overlap: int  # unordered pairs whose intervals overlap
+    unordered: int
+    spread: float  # max/min - 1 of the runs' speedups
+    padded: int  # runs whose half-width exceeds max(2 %, spread)
+
+
+PAD_FLOOR = 0.02
+
+
+def load_runs(path: Path) -> dict[str, list[records.Record]]:
+    """workload -> its records, in run order (run-1, run-2, ...)."""
+    found: dict[str, list[records.Record]] = {}
+    runs = sorted((p for p in Path(path).glob("run-*") if p.is_dir()), key=lambda p: int(p.name.split("-")[1]))
+    for run_dir in runs:
+        for f in sorted(run_dir.glob("*.json")):
+            found.setdefault(f.stem, []).append(records.load(f))
+    return found
+
+
+def rows(by_workload: dict[str, list[records.Record]]) -> list[Row]:
+    out = []
+    for name, recs in by_workload.items():
+        modes = [r.mode for r in recs[0].results if r.mode != "eager"]
+        for mode in modes:
+            got = [(data.speedup(rec, mode)) if rec.result(mode) else None for rec in recs]
+            if len(got) < 2 or any(g is None for g in got):
+                continue
+            points = [g.point for g in got]
+            widths = [max(g.point / g.low - 1, g.high / g.point - 1) for g in got]
+            spread = max(points) / min(points) - 1
+            inside = sum(got[i].low <= got[j].point <= got[i].high
+                         for i, j in itertools.permutations(range(len(got)), 2))
+            overlap = sum(got[i].low <= got[j].high and got[j].low <= got[i].high
+                          for i, j in itertools.combinations(range(len(got)), 2))
+            padded = sum(w > max(PAD_FLOOR, spread) for w in widths)
+            n = len(got)
+            out.append(Row(name, mode, points, statistics.median(widths), inside, n * (n - 1), overlap,
+                           n * (n - 1) // 2, spread, padded))
+    return out
+
+
+def report(table: list[Row]) -> str:
+    """The calibration table in Markdown (English; the page renders its own)."""
+    lines = ["| workload / mode | speedups of the runs | half-width (median) | spread | another run inside | "
+             "intervals overlap | padded |", "|---|---|---|---|---|---|---|"]
+    for r in table:
+        lines.append(f"| {r.workload} / {r.mode} | {', '.join(f'{s:.2f}' for s in r.speedups)} | ±{r.half_width:.1%} | "
+                     f"{r.spread:.1%} | {r.inside} of {r.pairs} | {r.overlap} of {r.unordered} | {r.padded} |")
+    inside, pairs = sum(r.inside for r in table), sum(r.pairs for r in table)
+    overlap, unordered = sum(r.overlap for r in table), sum(r.unordered for r in table)
+    if pairs:
+        lines.append(f"| all | | | | {inside} of {pairs} ({inside / pairs:.0%}) | {overlap} of {unordered} "
+                     f"({overlap / unordered:.0%}) | {sum(r.padded for r in table)} |")
+    return "\n".join(lines)
+
+
+def command(args, bar) -> int:
+    """`calibrate`: measure (or with --report, only read) and print the table. ValueError: a bad input."""
+    from . import workloads
+
+    names = args.workload or list(DEFAULT_WORKLOADS)
+    profile = args.profile or workloads.default_profile()
+    outside = [n for n in names if not workloads.get(n).in_profile(profile)]
+    if outside:
+        raise ValueError(f"{', '.join(outside)} not in profile {profile!r}")
+    if not 2 <= args.runs <= 20:
+        raise ValueError(f"--runs must be between 2 and 20, not {args.runs}")
+    if not 1 <= args.rounds <= 20:
+        raise ValueError(f"--rounds must be between 1 and 20, not {args.rounds}")
+    root = Path(args.out or store.default_root())
+
+    def say(msg: str) -> None:
+        bar.step(msg)
+
+    if args.protocols:
+        where = protocols(names, root, say, args.rounds, profile)
+        bar.close()
+        print(f"records in {where}/", file=sys.stderr)
+        return 0
+    where = folder(root, CALIBRATION)
+    if not args.report:
+        store.check_writable(root)
+        where = run(names, args.runs, root, say, profile)
+        bar.close()
+    found = load_runs(where)
+    if not found:
+        print(f"no calibration records in {where}/", file=sys.stderr)
+        return 1
+    print(report(rows({n: found[n] for n in names if n in found} if args.workload else found)))
+    print(f"records in {where}/", file=sys.stderr)
+    return 0
+
+
+def add_parser(sub, workload_names: list[str]) -> None:
+    """The `calibrate` subcommand's arguments."""
+    c = sub.add_parser("calibrate", help="rerun workloads several times and report how often a rerun's speedup "
+                                         "lies inside another run's 95%% interval (the intervals' own check)")
+    c.add_argument("--workload", "-w", action="append", choices=workload_names, metavar="NAME",
+                   help="workload to rerun (repeatable; default: tiny_op, mlp, pointwise_08, transformer_block)")
+    c.add_argument("--runs", type=int, default=4, metavar="K", help="full measurements of each workload (default 4)")
+    c.add_argument("--protocols", action="store_true",
+                   help="instead: measure each workload with every mode timed alone and interleaved with eager, "
+                        "back to back (the methodology page's comparison)")
+    c.add_argument("--rounds", type=int, default=3, metavar="N", help="with --protocols: rounds of each (default 3)")
+    c.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
+    c.add_argument("--report", action="store_true", help="measure nothing: report the calibration records of --out")
+    c.add_argument("--out", type=Path, metavar="DIR",
+                   help="measurements folder (default: ./measurements, or $EVC_MEASUREMENTS); the runs go to "
+                        "<machine>/torch-<release>/calibration/run-<i>/")
+

@@ -1,0 +1,207 @@
+"""Rounds of fresh processes: how `measure` times the modes of one workload.
+
+Each round starts one fresh interpreter per mode (eager included), in an order that turns by one
+mode each round, so that a slow window of the machine falls on every mode and no mode always
+follows the same one. A compiled mode's first process compiles cold, its second warm (the warm
+compile time), later ones from the same cache (an engine: from the artifact the first one saved).
+After ROUNDS_MIN rounds, another one only while some speedup's interval is wider than
+TARGET_HALF_WIDTH and the workload's extra rounds fit in EXTRA_BUDGET_S. Each process's entry in
+ModeResult.processes gets the window's steal time and its wall time here. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from . import engines, isolate, stats, workloads
+from .records import ModeResult
+
+Progress = Callable[[str], None]
+
+# Rounds of fresh processes, every mode once per round (Kalibera & Jones 2013: repeat at the level that
+# varies most, here the process). After ROUNDS_MIN, another round only while some speedup's interval is
+# wider than TARGET_HALF_WIDTH, the workload's extra rounds fit in EXTRA_BUDGET_S, and ROUNDS_MAX allows.
+ROUNDS_MIN = 3
+ROUNDS_MAX = 6
+TARGET_HALF_WIDTH = 0.02
+EXTRA_BUDGET_S = {"cpu": 20.0, "gpu": 30.0}
+PROTOCOLS = ("alone", "interleaved")
+
+
+def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
+    """Run one phase in a fresh interpreter: {mode: result}. Never raises for the child's failures:
+    a timeout, a kill, a crash or an unreadable result becomes the mode's status."""
+    mode = args["mode"]
+    with tempfile.TemporaryDirectory(prefix="evc-result-") as tmp:
+        out_path = Path(tmp) / "result.json"
+        returncode, _, err = isolate.module("eager_vs_compiled.child", [json.dumps(args), str(out_path)], env, timeout)
+        if returncode is None:
+            return {mode: ModeResult(mode, "timeout", message=f"no result after {timeout:.0f} s")}
+        if out_path.exists():
+            try:
+                return {m: ModeResult(**fields) for m, fields in json.loads(out_path.read_text()).items()}
+            except (ValueError, TypeError) as e:
+                return {mode: ModeResult(mode, "crashed", message=f"unreadable result from the child ({e})")}
+        if returncode < 0:
+            sig = signal.Signals(-returncode).name
+            kind = "oom" if returncode == -signal.SIGKILL else "crashed"
+            return {mode: ModeResult(mode, kind, message=f"killed by {sig} (the kernel's OOM killer sends SIGKILL)")}
+        tail = " | ".join(err.strip().splitlines()[-3:])
+        return {mode: ModeResult(mode, "crashed", message=f"exit code {returncode}: {tail}")}
+
+
+def _cache_env(folder: str) -> dict:
+    return {"TORCHINDUCTOR_CACHE_DIR": folder, "TRITON_CACHE_DIR": os.path.join(folder, "triton")}
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(all jiffies, steal jiffies) of the machine so far, from /proc/stat; None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(fields[:8]), (fields[7] if len(fields) > 7 else 0)
+
+
+def _steal(before, after) -> float | None:
+    """The share of the machine's CPU time a hypervisor took from it between two _cpu_times."""
+    if before is None or after is None or after[0] <= before[0]:
+        return None
+    return (after[1] - before[1]) / (after[0] - before[0])
+
+
+def _process(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
+    """One timing process: its results, with the window's steal and wall time added to its entry."""
+    t0, cpu0 = time.perf_counter(), _cpu_times()
+    got = _run_child(args, env, timeout)
+    wall, steal = time.perf_counter() - t0, _steal(cpu0, _cpu_times())
+    for r in got.values():
+        for proc in r.processes:
+            proc["wall_s"] = wall
+            if steal is not None:
+                proc["steal"] = steal
+    return got
+
+
+class _Mode:
+    """One mode of a workload across its rounds: its cache, its artifacts, its growing result."""
+
+    def __init__(self, w: workloads.Workload, args: dict, folder: str, protocol: str):
+        self.w, self.mode, self.folder, self.protocol = w, args["mode"], folder, protocol
+        self.args = {**args, "protocol": protocol}
+        if engines.of(self.mode):  # an engine's artifact: saved by the cold process, loaded by later ones
+            self.args["engine_dir"] = os.path.join(folder, "engine")
+        self.artifacts = (os.path.join(folder, "mega", "artifacts.bin")
+                          if w.megacache and self.mode == "default" else None)
+        self.result: ModeResult | None = None
+        self.eager_beside: ModeResult | None = None  # interleaved protocol: eager from these processes
+        self.done = False  # failed, mismatched, or timed out: no more rounds
+
+    def phase(self, rnd: int) -> str:
+        if self.mode == "eager" or rnd == 0:
+            return "time"
+        return "warm" if rnd == 1 and self.w.warm else "rerun"
+
+    def run(self, rnd: int, timeout: float) -> None:
+        phase = self.phase(rnd)
+        args = {**self.args, "phase": phase, "first": rnd == 0}
+        if phase == "time" and self.artifacts:
+            os.makedirs(os.path.dirname(self.artifacts), exist_ok=True)
+            args["artifacts"] = self.artifacts
+        env = _cache_env(os.path.join(self.folder, "inductor"))
+        got = _process(args, env, timeout)
+        new = got[self.mode]
+        if self.result is None:
+            self.result = new
+            self.eager_beside = got.get("eager") if self.mode != "eager" else None
+            self.done = new.status != "ok"
+            return
+        if new.status != "ok":  # a later process failed: the earlier ones stand, the reason is said
+            self.result.message = (self.result.message + f" {phase} process {rnd + 1}: {new.status}: "
+                                   f"{new.message}").strip()
+            self.done = True
+            return
+        r = self.result
+        r.samples_s, r.eager_samples_s = r.samples_s + new.samples_s, r.eager_samples_s + new.eager_samples_s
+        r.processes = r.processes + new.processes
+        if phase == "warm":
+            r.compile_warm_s = new.compile_warm_s
+            r.peak_memory_bytes = new.peak_memory_bytes or r.peak_memory_bytes
+        if self.eager_beside is not None and "eager" in got:
+            e = self.eager_beside
+            e.samples_s, e.processes = e.samples_s + got["eager"].samples_s, e.processes + got["eager"].processes
+
+    def mega(self, timeout: float) -> None:
+        if not (self.artifacts and os.path.exists(self.artifacts) and self.result and self.result.status == "ok"):
+            return
+        with tempfile.TemporaryDirectory(prefix="evc-inductor-") as empty:
+            got = _run_child({**self.args, "phase": "mega", "artifacts": self.artifacts}, _cache_env(empty), timeout)
+        self.result.compile_mega_s = got[self.mode].compile_mega_s
+
+
+def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
+    """The relative half-width of a mode's speedup interval (a quick bootstrap, for the stop rule)."""
+    e = r.eager_process_samples() or eager.process_samples()
+    c = r.process_samples()
+    if not e or not c:
+        return 0.0
+    lo, hi = stats.percentile_interval(stats.boot_process_speedups(e, c, stats._rng("stop", r.mode), n))
+    point = stats.process_point(e) / stats.process_point(c)
+    return max(point / lo - 1, hi / point - 1)
+
+
+def _narrow_enough(active: list[_Mode], eager: _Mode | None) -> bool:
+    base = eager.result if eager is not None else None
+    for m in active:
+        if m.mode == "eager" or m.done or m.result is None:
+            continue
+        if base is None and not m.result.eager_samples_s:
+            return True  # eager failed: no speedup to narrow
+        if half_width(base, m.result) > TARGET_HALF_WIDTH:
+            return False
+    return True
+
+
+def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit: float, say: Progress,
+            deadline: float | None, rounds: int | None) -> None:
+    """Run the rounds: each a fresh process per mode, in an order that turns round by round, so that a
+    slow window falls on every mode and no mode always follows the same one."""
+    names = list(modes)
+    extra_spent, round_s = 0.0, []
+    eager = modes.get("eager")
+    for rnd in range(rounds or ROUNDS_MAX):
+        active = [modes[n] for n in names[rnd % len(names):] + names[:rnd % len(names)] if not modes[n].done]
+        if not active:
+            return
+        if rounds is None and rnd >= ROUNDS_MIN:
+            spent_s = round_s[-1] if round_s else 0.0
+            left = None if deadline is None else deadline - time.monotonic()
+            if _narrow_enough(active, eager):
+                return
+            if extra_spent + spent_s > EXTRA_BUDGET_S[profile] or (left is not None and spent_s > left):
+                say(f"{w.name}: {rnd} rounds (the workload's budget for more is spent)")
+                return
+        t0 = time.perf_counter()
+        for m in active:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:  # the budget is spent: what ran stands, nothing more starts
+                say(f"{w.name}: the time budget is spent after {rnd} round(s)")
+                return
+            phase = m.phase(rnd)
+            what = {"time": "cold compile, check, timing", "warm": "warm compile, check, timing",
+                    "rerun": "from the cache, check, timing"}[phase] if m.mode != "eager" else "timing"
+            say(f"{w.name} · round {rnd + 1} · {m.mode}: {what}")
+            m.run(rnd, limit if left is None else min(limit, left))
+        took = time.perf_counter() - t0
+        round_s.append(took)
+        if rnd >= ROUNDS_MIN:
+            extra_spent += took
+
+
