@@ -157,7 +157,7 @@ def test_the_record_line_names_everything_a_number_depends_on():
                        "step": "inference", "how": "torch.no_grad()"})
     assert p.record_line(rec, page=False) == (
         "Measured on **Test CPU, 2 cores** (<code>cpu-test-2c</code>) · 2026-01-02 · torch 2.15.0 · "
-        "Python 3.11.7 · 2/4 threads · n = 3–7 samples per mode · cpu profile (batch 64, features 512, float32, "
+        "Python 3.11.7 · 2/4 threads · n = 3–7 samples per mode · one process per mode, eager timed beside it · cpu profile (batch 64, features 512, float32, "
         "channels_last, inference: torch.no_grad()) · harness v2, commit <code>0123abcd</code>")
     cuda = record(device="cuda", versions={"torch": "2.15.0", "python": "3.12", "cuda": "13.0"},
                   results=[ModeResult("eager", "skipped")])
@@ -165,7 +165,7 @@ def test_the_record_line_names_everything_a_number_depends_on():
         "Measured on **Test CPU, 2 cores** (<code>cpu-test-2c</code>) · 2026-01-02 · torch 2.15.0, CUDA 13.0 · "
         "Python 3.12 · no samples · cpu profile (batch 64, features 512, float32, contiguous, inference) · harness v2")
     assert p.record_line(record(spec={}), page=False).endswith(
-        " · n = 1–1 samples per mode · cpu profile (, None, contiguous, None) · harness v2")  # a spec without sizes
+        " · n = 1–1 samples per mode · one process per mode, eager timed beside it · cpu profile (, None, contiguous, None) · harness v2")  # a spec without sizes
     on_page = p.record_line(cuda)
     assert on_page.startswith(p.record_line(cuda, page=False) + "\n{: .evc-provenance }\n")
     assert p.markers(on_page) == [{"kind": "measured", "machine": "cpu-test-2c", "date": "2026-01-02T03:04:05+00:00",

@@ -51,13 +51,16 @@ def run(names, runs: int, root: Path, progress: Progress, profile: str | None = 
     return out
 
 
-def protocols(names, root: Path, progress: Progress, rounds: int, profile: str | None = None) -> Path:
-    """Each workload measured with both protocols back to back (same window, same rounds)."""
+def protocols(names, root: Path, progress: Progress, rounds: int, profile: str | None = None,
+              modes: list[str] | None = None) -> Path:
+    """Each workload measured with both protocols back to back (same window, same rounds); `modes`:
+    only these (eager is always measured)."""
     out = folder(root, PROTOCOLS)
     for name in names:
         for protocol in measure.PROTOCOLS:
             progress(f"protocol {protocol}: {name}")
-            rec = measure.measure_workload(name, profile, progress=progress, protocol=protocol, rounds=rounds)
+            rec = measure.measure_workload(name, profile, modes=modes, progress=progress, protocol=protocol,
+                                           rounds=rounds)
             _write(out / protocol / f"{name}.json", rec)
     return out
 
@@ -66,7 +69,7 @@ class Row(NamedTuple):
     workload: str
     mode: str
     speedups: list[float]  # one per run, in run order
-    half_width: float  # median over the runs, relative
+    half_width: float  # (high - low) / 2 / point, the median over the runs
     inside: int  # ordered pairs (i, j): run j's speedup inside run i's interval
     pairs: int
     overlap: int  # unordered pairs whose intervals overlap
@@ -97,7 +100,7 @@ def rows(by_workload: dict[str, list[records.Record]]) -> list[Row]:
             if len(got) < 2 or any(g is None for g in got):
                 continue
             points = [g.point for g in got]
-            widths = [max(g.point / g.low - 1, g.high / g.point - 1) for g in got]
+            widths = [(g.high - g.low) / 2 / g.point for g in got]  # the half-width, relative to the point
             spread = max(points) / min(points) - 1
             inside = sum(got[i].low <= got[j].point <= got[i].high
                          for i, j in itertools.permutations(range(len(got)), 2))
@@ -136,6 +139,12 @@ def command(args, bar) -> int:
         raise ValueError(f"{', '.join(outside)} not in profile {profile!r}")
     if not 2 <= args.runs <= 20:
         raise ValueError(f"--runs must be between 2 and 20, not {args.runs}")
+    if args.mode and not args.protocols:
+        raise ValueError("--mode goes with --protocols (a calibration reruns every mode of a workload)")
+    for mode in args.mode or []:
+        missing = [n for n in names if mode not in workloads.get(n).modes[profile]]
+        if missing:
+            raise ValueError(f"mode {mode!r} is not one of {', '.join(missing)}'s modes in profile {profile!r}")
     if not 1 <= args.rounds <= 20:
         raise ValueError(f"--rounds must be between 1 and 20, not {args.rounds}")
     root = Path(args.out or store.default_root())
@@ -144,7 +153,7 @@ def command(args, bar) -> int:
         bar.step(msg)
 
     if args.protocols:
-        where = protocols(names, root, say, args.rounds, profile)
+        where = protocols(names, root, say, args.rounds, profile, args.mode)
         bar.close()
         print(f"records in {where}/", file=sys.stderr)
         return 0
@@ -172,6 +181,8 @@ def add_parser(sub, workload_names: list[str]) -> None:
     c.add_argument("--protocols", action="store_true",
                    help="instead: measure each workload with every mode timed alone and interleaved with eager, "
                         "back to back (the methodology page's comparison)")
+    c.add_argument("--mode", action="append", metavar="MODE",
+                   help="with --protocols: only these modes of each workload (repeatable; eager always)")
     c.add_argument("--rounds", type=int, default=3, metavar="N", help="with --protocols: rounds of each (default 3)")
     c.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     c.add_argument("--report", action="store_true", help="measure nothing: report the calibration records of --out")

@@ -137,7 +137,7 @@ def speedup_interval(result: ModeResult) -> tuple[float, float] | None:
     r = result
     if r.mode == "eager" or not r.samples_s:
         return None
-    key = (r.mode, tuple(r.samples_s), tuple(r.eager_samples_s) or tuple(map(len, eager_processes(r))))
+    key = (r.mode, tuple(r.samples_s), tuple(s for p in eager_processes(r) for s in p))
     dist = speedup_distribution(r, key)
     return stats.percentile_interval(dist) if dist else None
 

@@ -83,7 +83,7 @@ def overview_speedups() -> str:
                 for r in recs for m in r.results if m.mode != "eager" and m.status != "skipped"]
         chart = charts.bars(rows, tr("Speedup of torch.compile over eager, every workload, on {machine}; "
                                      "whiskers: 95% interval; grey: no measurable difference", machine=machine_label(recs[0].machine)),
-                            tr("speedup vs eager (×), same process"), f"overview-{slug}")
+                            tr("speedup vs eager (×)"), f"overview-{slug}")
         out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))
     return "\n".join(out)
 

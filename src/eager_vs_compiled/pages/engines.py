@@ -110,7 +110,7 @@ def table(name: str) -> str:
     out = []
     for slug, recs in records_by_machine([name]).items():
         rec = recs[0]
-        lines = [tr("| # | Mode | How | Time per call (95% interval) | vs fp32 eager, same process | Conversion (cold) | "
+        lines = [tr("| # | Mode | How | Time per call (95% interval) | vs fp32 eager | Conversion (cold) | "
                     "Start from the artifact (warm) | Artifact | Peak memory | Break-even | "
                     "Max rel. error vs fp32 eager ≤ tolerance |"), "|" + "---|" * 11]
         lines += [_row(i, r, rec) for i, r in enumerate(ranked(rec), 1)]
@@ -159,7 +159,9 @@ def verdict_text(rec: Record) -> str:
                        "throughput of the best engine {engine}: {words}.", precision=prec, recipe=code(recipe.mode),
                        ratio=f"{point:.2f}", lo=f"{lo:.2f}", hi=f"{hi:.2f}", engine=code(engine.mode), words=tr(words)))
     said.append(tr("Modes of one record run in separate processes: a ratio inside ±{floor:.0%} (the largest difference "
-                   "between the eager times of its processes) is called within the noise.", floor=floor))
+                   "between the eager times of its processes) is called within the noise.", floor=floor) if floor else
+                tr("Each mode was timed alone in several fresh processes: a ratio is called a difference only when its "
+                   "95% interval, drawn over those processes, leaves out parity."))
     return said[0] + "".join(then() + s for s in said[1:])
 
 
@@ -203,8 +205,8 @@ def summary(names: list[str]) -> str:
                              + (f"{code(recipe.mode)} {speedup(recipe, bold=False)}" if recipe else "—") + " | "
                              + (f"{code(engine.mode)} {speedup(engine, bold=False)}" if engine else "—") + f" | {ratio} |")
         out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n"
-                       + tr("Speedups are over fp32 eager timed in the same process as each mode, with their 95% "
-                            "intervals; the last column compares two modes measured in separate processes.") + "\n\n"
+                       + tr("Speedups are over fp32 eager, with their 95% intervals (how each record timed eager: its line "
+                            "under its table); the last column compares two modes measured in separate processes.") + "\n\n"
                        + stamp(recs, tr("sizes and sample counts in each workload's table below"))))
     missing = [n for n in names if not any(r.workload == n for recs in by_machine.values() for r in recs)]
     return "\n".join(out) + ("\n" + _not_measured(missing) if missing else "")

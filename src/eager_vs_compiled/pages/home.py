@@ -37,7 +37,7 @@ def fastest(rec: Record) -> tuple[ModeResult | None, Record, list[Record]]:
 def headline(names: list[str]) -> str:
     """A compact table: the fastest correct way to run each workload on this machine (a compile mode,
     a recipe or an engine, from the workload's record or a sibling's), with its speedup."""
-    lines = [tr("| Workload | Eager (same process) | Best compiled or converted way measured here | Speedup | "
+    lines = [tr("| Workload | Eager | Best compiled or converted way measured here | Speedup | "
                 "Compile or conversion (cold) | Break-even | From record |"), "|---|---|---|---|---|---|---|"]
     recs = [measure.ensure_record(name) for name in names]
     used: list[Record] = []

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from .. import measure, stats, timing, workloads
+from pathlib import Path
+
+from .. import calibrate, measure, records, rounds, stats, store, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
-from .provenance import code, esc, fmt_time, ok, stamp, tab, tab_label
+from .provenance import this_machine
+from .provenance import code, esc, fmt_time, interval as speedup_interval, median_distribution, ok, stamp, tab, tab_label
 
 TIMER_AGREEMENT = 0.05  # harness median vs Timer.blocked_autorange median, CPU
 
@@ -36,15 +39,127 @@ def timer_agreement() -> str:
 
 def harness_settings() -> str:
     """The harness's sampling thresholds per profile, read from the code that uses them."""
-    lines = [tr("| Profile | Min. sample length | Samples (min–max) | Time budget per mode | Stops at median precision "
+    lines = [tr("| Profile | Min. sample length | Samples per process (min–max) | Time budget per process | Stops at median precision "
                 "| Flagged noisy above IQR/median | Timeout per process |"),
              "|---|---|---|---|---|---|---|"]
     for profile, cfg in timing.TIMING.items():
         lines.append(f"| `{profile}` | {fmt_time(cfg['min_sample_s'])} | {cfg['n_min']}–{cfg['n_max']} | "
                      f"{fmt_time(cfg['budget_s'])} | ±{timing.MEDIAN_PRECISION:.0%} | "
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
-    return ("\n".join(lines) + "\n\n" + tr("Speedup intervals: {confidence:.0%} percentile bootstrap of the "
-                                              "interleaved pairs, {resamples:,} resamples. Harness version {version}, "
-                                              "from `src/eager_vs_compiled/timing.py`.", confidence=stats.CONFIDENCE,
-                                              resamples=stats.BOOTSTRAP_RESAMPLES, version=measure.HARNESS_VERSION)
+    return ("\n".join(lines) + "\n\n" + tr("Rounds of fresh processes: at least {min}, at most {max}; after {min}, "
+                                              "another only while a speedup's interval is wider than ±{target:.0%} and "
+                                              "the workload's extra rounds fit in {cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). "
+                                              "Intervals: {confidence:.0%} percentile bootstrap, processes then their "
+                                              "samples, {resamples:,} resamples. Harness version {version}, from "
+                                              "`src/eager_vs_compiled/timing.py` and `rounds.py`.",
+                                              min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
+                                              cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
+                                              confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
+                                              version=measure.HARNESS_VERSION)
             + "\n{: .evc-provenance }\n")
+
+
+# --- the protocol, and whether the intervals hold: from the records of calibrate ------------------------
+def _experiments(kind: str) -> dict[str, tuple[str, Path]]:
+    """slug -> (release, folder) of the newest release of each machine with records of `kind`."""
+    root, found = store.default_root(), {}
+    for slug in store.machines(root):
+        for rel in reversed(store.releases(root, slug)):
+            folder = store.release_dir(root, slug, rel) / kind
+            if folder.is_dir():
+                found[slug] = (rel, folder)
+                break
+    return dict(sorted(found.items(), key=lambda kv: kv[0] != this_machine()))
+
+
+def _with_ci(point: float, dist, unit) -> str:
+    lo, hi = stats.percentile_interval(list(dist))
+    return f"{unit(point)} ({unit(lo)}–{unit(hi)})"
+
+
+def _x(v: float) -> str:
+    return f"{v:.2f}×"
+
+
+def protocols() -> str:
+    """Each mode timed alone against interleaved with eager, the same rounds in one window."""
+    out = []
+    for slug, (rel, folder) in _experiments(calibrate.PROTOCOLS).items():
+        recs = {p: {f.stem: records.load(f) for f in sorted((folder / p).glob("*.json"))} for p in measure.PROTOCOLS}
+        lines = [tr("| Workload | Mode | Eager, alone | Eager, interleaved | Mode, alone | Mode, interleaved | "
+                    "Speedup, alone | Speedup, interleaved | Moved? |"), "|---|---|---|---|---|---|---|---|---|"]
+        shown_recs = []
+        for name, alone in recs["alone"].items():
+            inter = recs["interleaved"].get(name)
+            if inter is None:
+                continue
+            shown_recs += [alone, inter]
+            for a in alone.results:
+                b = inter.result(a.mode)
+                if a.mode == "eager" or not (ok(a) and b is not None and ok(b)):
+                    continue
+                key = (slug, rel, name, a.mode)
+                sa, sb = speedup_interval(a), speedup_interval(b)
+                moved = tr("yes") if sa[1] < sb[0] or sb[1] < sa[0] else tr("no: the intervals overlap")
+                lines.append(
+                    f"| {esc(tr_known(alone.title))} | {code(a.mode)} | "
+                    f"{_with_ci(a.eager_median_s, median_distribution(alone.result('eager'), key + ('ea',)), fmt_time)} | "
+                    f"{fmt_time(b.eager_median_s)} | "
+                    f"{_with_ci(a.median_s, median_distribution(a, key + ('a',)), fmt_time)} | "
+                    f"{_with_ci(b.median_s, median_distribution(b, key + ('b',)), fmt_time)} | "
+                    f"{_x(a.speedup)} ({_x(sa[0])}–{_x(sa[1])}) | {_x(b.speedup)} ({_x(sb[0])}–{_x(sb[1])}) | {moved} |")
+        if shown_recs:
+            out.append(tab(tab_label(slug, shown_recs), "\n".join(lines) + "\n\n" + stamp(
+                shown_recs, tr("{k} rounds of fresh processes per protocol, the protocols back to back",
+                               k=shown_recs[0].processes_per_mode))))
+    return "\n".join(out) or tr("No protocol comparison is committed yet (`python -m eager_vs_compiled calibrate "
+                                "--protocols`).") + "\n"
+
+
+def calibration() -> str:
+    """How often one run's interval holds another run's speedup, from the committed calibration runs."""
+    out = []
+    for slug, (rel, folder) in _experiments(calibrate.CALIBRATION).items():
+        runs = calibrate.load_runs(folder)
+        table = calibrate.rows(runs)
+        if not table:
+            continue
+        lines = [tr("| Workload / mode | Speedups of the runs | Half-width (median) | Runs' spread | Another run inside "
+                    "| Intervals overlap |"), "|---|---|---|---|---|---|"]
+        for r in table:
+            lines.append(f"| {esc(r.workload)} / {code(r.mode)} | {', '.join(_x(s) for s in r.speedups)} | "
+                         f"±{r.half_width:.1%} | {r.spread:.1%} | {r.inside}/{r.pairs} | {r.overlap}/{r.unordered} |")
+        inside, pairs = sum(r.inside for r in table), sum(r.pairs for r in table)
+        overlap, unordered = sum(r.overlap for r in table), sum(r.unordered for r in table)
+        wider = sum(r.padded for r in table)
+        said = tr("Over {n} runs: a run's speedup lies inside another run's 95% interval in **{inside} of {pairs}** "
+                  "ordered pairs ({share:.0%}); two runs' intervals overlap in **{overlap} of {unordered}** pairs "
+                  "({oshare:.0%}); {wider} of {count} intervals are wider than the larger of ±{floor:.0%} and the "
+                  "runs' own spread.", n=max(len(v) for v in runs.values()), inside=inside, pairs=pairs,
+                  share=inside / pairs, overlap=overlap, unordered=unordered, oshare=overlap / unordered, wider=wider,
+                  count=sum(len(r.speedups) for r in table), floor=calibrate.PAD_FLOOR)
+        recs = [rec for v in runs.values() for rec in v]
+        out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
+                       + stamp(recs, tr("`calibrate`: each workload measured again and again, one whole run after "
+                                        "another"))))
+    return "\n".join(out) or tr("No calibration run is committed yet (`python -m eager_vs_compiled calibrate`).") + "\n"
+
+
+def slow_processes(name: str = "pointwise_08", mode: str = "eager") -> str:
+    """Each process of one mode of this machine's record, slowest first, with what can explain it."""
+    out = []
+    for slug, recs in records_by_machine([name]).items():
+        rec = recs[0]
+        r = rec.result(mode)
+        if r is None or not r.processes or len(r.process_samples()) < 2:
+            continue
+        rows = sorted(zip(r.process_samples(), r.processes), key=lambda sp: -stats.median(sp[0]))
+        lines = [tr("| Process | Time per call (median) | Samples | Minor page faults per sample | Involuntary "
+                    "context switches | Steal | Threads (OS) |"), "|---|---|---|---|---|---|---|"]
+        for samples, p in rows:
+            lines.append(f"| {r.processes.index(p) + 1} ({esc(p.get('phase', ''))}) | {fmt_time(stats.median(samples))} | "
+                         f"{len(samples)} | {p.get('minflt', 0) / max(p['n'], 1):,.0f} | {p.get('nivcsw', '—')} | "
+                         f"{(p.get('steal') or 0):.1%} | {p.get('os_threads', '—')} |")
+        out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n"
+                       + stamp(recs, tr("workload {name}, mode {mode}", name=code(name), mode=code(mode)))))
+    return "\n".join(out)

@@ -165,6 +165,15 @@ def stamp(recs: list[Record], what: str | None = None) -> str:
     return line + "\n{: .evc-provenance }\n" + "".join(shown(r) for r in recs)
 
 
+def protocol_words(record: Record) -> str:
+    """How the record's modes were timed: alone or beside eager, in how many processes each."""
+    k, beside = record.processes_per_mode, any(r.eager_samples_s for r in record.results)
+    if k < 2:
+        return tr("one process per mode, eager timed beside it")
+    return (tr("each mode timed beside eager in {k} or more fresh processes", k=k) if beside else
+            tr("each mode timed alone in {k} or more fresh processes", k=k))
+
+
 def record_line(record: Record, page: bool = True) -> str:
     """The provenance line of one record: machine, date, versions, threads, samples, sizes, harness."""
     v, m = record.versions, record.machine
@@ -179,6 +188,7 @@ def record_line(record: Record, page: bool = True) -> str:
         f"Python {esc(v.get('python'))}",
         tr("{threads} threads", threads="/".join(map(str, sorted(threads)))) if threads else "",
         tr("n = {lo}–{hi} samples per mode", lo=min(ns), hi=max(ns)) if ns else tr("no samples"),
+        protocol_words(record) if ns else "",
         esc(tr("{profile} profile", profile=record.profile) + f" ({sizes}, {spec.get('dtype')}, "
             f"{spec.get('layout', 'contiguous')}, {spec.get('step')}" + (f": {spec['how']}" if spec.get("how") else "") + ")"),
         tr("harness v{version}", version=record.harness_version)

@@ -100,12 +100,12 @@ def _pct(ratio: float) -> str:
 
 
 METRICS = [
-    Metric("Eager time per call", "Median of the eager samples (95% bootstrap interval of the median)",
+    Metric("Eager time per call", "Median of the processes' medians (95% bootstrap interval: processes, then their samples)",
            "eager", lambda rec, r: r.median_s if _ok(r) else None,
            lambda rec, r, key: _with_interval(r.median_s, _median_dist(rec, r, key), fmt_time),
            _median_dist, True, ("faster", "slower")),
-    Metric("Speedup over eager", "Eager median / compiled median, same process (95% bootstrap interval "
-           "of the interleaved pairs)", "compiled",
+    Metric("Speedup over eager", "Eager's time per call / the compiled mode's (95% bootstrap interval: "
+           "processes, then their samples)", "compiled",
            lambda rec, r: r.speedup if _ok(r) and eager_processes(r) else None,
            lambda rec, r, key: _with_interval(r.speedup, _speedup_dist(rec, r, key), lambda v: f"{v:.2f}×"),
            _speedup_dist, False, ("bigger speedup", "smaller speedup")),
@@ -175,7 +175,9 @@ def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tu
             if len(have) >= 2:
                 old_rel, new_rel = have[-2], have[-1]
                 dist = _ratio_dist(metric, m, old_rel, new_rel, workload, mode)
-                said, real = change(values[old_rel], values[new_rel], dist, floor, metric.lower_is_better, metric.words)
+                # one measurement per release (no distribution): never closer than the harness's noisy threshold
+                here = floor if dist is not None else max(floor, stats.NOISY_IQR_FRACTION)
+                said, real = change(values[old_rel], values[new_rel], dist, here, metric.lower_is_better, metric.words)
                 if (old_rel, new_rel) != (prev, newest):
                     said += " (" + tr("{new} vs {old}", new=new_rel, old=old_rel) + ")"
                 changes.append((workload, mode, values[new_rel] / values[old_rel], real))
@@ -201,6 +203,20 @@ def provenance(m: Machine) -> str:
         role = tr("this build") if rel == m.mine else tr("history")
         lines.append(f"| {rel} | {builds} | {harness} | {pythons} | {when} | {len(recs)} | {role} |")
     return "\n".join(lines) + "\n"
+
+
+def _method_changed(m: Machine) -> str:
+    """A warning when the two newest releases were measured by different harness versions."""
+    if len(m.releases) < 2:
+        return ""
+    old, new = m.releases[-2:]
+    versions = [sorted({r.harness_version for r in m.by_release[rel].values()}) for rel in (old, new)]
+    if versions[0] == versions[1]:
+        return ""
+    return tr("torch {old} was measured with harness {a} and torch {new} with harness {b}: a change between "
+              "them may come from the method (how many processes, alone or beside eager: the methodology page "
+              "shows how much that moves a number), not from torch.", old=old, new=new,
+              a="/".join(f"v{v}" for v in versions[0]), b="/".join(f"v{v}" for v in versions[1])) + "\n\n"
 
 
 def speedup_chart(m: Machine) -> str:
@@ -239,12 +255,17 @@ def compare(root=None) -> str:
         floor = noise_floor(m.all())
         out.append(f"## {name} (`{m.slug}`)\n\n" + tr("Who measured each release (*this build*: measured or "
                                                       "checked fresh by this build; *history*: shown as committed):")
-                   + f"\n\n{provenance(m)}\n" + stamp(m.all(), tr("every record of this machine, all releases")))
+                   + f"\n\n{provenance(m)}\n" + _method_changed(m) + stamp(m.all(), tr("every record of this machine, all releases")))
         out.append(speedup_chart(m))
-        out.append(tr("A change between releases is called one only when its 95% interval lies wholly outside "
-                      "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
-                      "same eager call, or the harness's noisy threshold, whichever is larger. Compile times and "
-                      "memory are one measurement per release, so only that threshold applies to them.", floor=floor)
+        out.append((tr("A change between releases is called one only when its 95% interval lies wholly outside "
+                       "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
+                       "same eager call, or the harness's noisy threshold, whichever is larger. Compile times and "
+                       "memory are one measurement per release, so only that threshold applies to them.", floor=floor)
+                    if floor else
+                    tr("Every record of this machine timed each mode in several processes: a change between releases "
+                       "is called one only when its 95% interval, drawn over those processes, leaves out parity. "
+                       "Compile times and memory are one measurement per release: a change of theirs counts only "
+                       "beyond ±{noisy:.0%}, the harness's noisy threshold.", noisy=stats.NOISY_IQR_FRACTION))
                    + "\n")
         for metric in METRICS:
             table, _ = metric_table(m, metric, floor)

@@ -3,6 +3,7 @@ and by `python -m eager_vs_compiled show`."""
 
 from __future__ import annotations
 
+from .. import stats
 from ..records import ModeResult, Record
 from .lang import tr
 from .provenance import breakeven, cell, code, speedup, verdict, fmt_bytes, fmt_time, record_line
@@ -62,6 +63,13 @@ def table(record: Record, page: bool = True) -> str:
 
 def eager_spread(record: Record) -> str:
     """Say so when eager itself ran at different speeds in different processes."""
+    eager = record.result("eager")
+    if record.processes_per_mode >= 2 and eager is not None and eager.status == "ok" and eager.samples_s:
+        medians = [stats.median(p) for p in eager.process_samples()]
+        if max(medians) <= 1.1 * min(medians):
+            return ""
+        return tr("Eager's processes ran at {low} to {high} per call on this machine: the intervals, drawn over "
+                  "processes, include that spread.", low=fmt_time(min(medians)), high=fmt_time(max(medians))) + "\n\n"
     medians = [r.median_s for r in record.results if r.mode == "eager" and r.median_s]
     medians += [r.eager_median_s for r in record.results if r.eager_samples_s]
     if len(medians) < 2 or max(medians) <= 1.1 * min(medians):

@@ -1,0 +1,104 @@
+"""The words beside a number of harness 3 follow its interval drawn over processes: each threshold
+from both sides. Samples are constant inside a process, so the interval's ends are the extreme
+process medians (with three processes, a bootstrap median lands on the largest one in 7 of 27 draws,
+far more than the 2.5 % tail): every case below sits a hair on one side of parity."""
+import pytest
+
+from eager_vs_compiled import data, freshness, measure, records, stats
+from eager_vs_compiled.pages import provenance, recipe, releases
+from eager_vs_compiled.records import ModeResult
+from helpers import make_record
+
+
+def procs(*medians: float, n: int = 5) -> dict:
+    """samples_s and processes of a mode whose processes ran at `medians`, n samples each."""
+    return {"samples_s": [m for m in medians for _ in range(n)], "processes": [{"n": n, "phase": "rerun"} for _ in medians]}
+
+
+def record(eager: tuple, mode: tuple, mode_name: str = "default") -> records.Record:
+    rec = make_record("tiny_op")
+    rec.results = [ModeResult("eager", "ok", **procs(*eager)),
+                   ModeResult(mode_name, "ok", first_call_s=2.0, max_rel_err=0.0, **procs(*mode))]
+    return rec.finish()
+
+
+@pytest.mark.parametrize("mode, words", [
+    ((0.97, 0.98, 0.999), "faster"),  # slowest process 0.1 % under eager: the interval clears parity
+    ((0.97, 0.98, 1.001), "no measurable difference"),  # 0.1 % over: it holds parity
+    ((1.001, 1.02, 1.03), "slower"),
+    ((0.999, 1.02, 1.03), "no measurable difference"),
+])
+def test_a_modes_words_follow_its_interval_over_processes_on_both_sides_of_parity(mode, words):
+    rec = record((1.0, 1.0, 1.0), mode)
+    r = rec.result("default")
+    assert r.baseline is rec.result("eager") and not r.eager_samples_s
+    low, high = data.speedup_interval(r)
+    assert low == pytest.approx(1 / max(mode)) and high == pytest.approx(1 / min(mode))
+    assert provenance.direction(r) == words
+    assert {"faster": "calls", "slower": "never", "no measurable difference": "no measurable difference"}[words] \
+        in provenance.breakeven(r)
+
+
+def test_the_point_is_the_median_of_the_process_medians_and_no_one_process_decides():
+    rec = record((1.0, 1.2, 1.0, 1.0, 5.0), (0.5, 0.5, 0.6, 0.5, 0.5))
+    eager, mode = rec.result("eager"), rec.result("default")
+    assert eager.median_s == 1.0 and mode.median_s == 0.5 and mode.speedup == 2.0
+    assert len(mode.process_samples()) == 5 and rec.processes_per_mode == 5
+
+
+@pytest.mark.parametrize("other, words", [((1.001, 1.002, 1.003), "faster"), ((0.999, 1.002, 1.003), "within the noise")])
+def test_two_modes_compared_follow_their_interval_with_no_floor_when_each_has_processes(other, words):
+    """The noise floor is gone for records of several processes per mode: parity is the threshold."""
+    rec = record((2.0, 2.0, 2.0), (1.0, 1.0, 1.0))
+    rec.results.append(ModeResult("max-autotune", "ok", first_call_s=2.0, max_rel_err=0.0, **procs(*other)))
+    rec.finish()
+    assert data.noise_floor([rec]) == 0.0
+    winner, slower = rec.result("default"), rec.result("max-autotune")
+    point, low, high, said = recipe.versus(winner, rec, slower, rec, data.noise_floor([rec]))
+    assert low == pytest.approx(min(other)) and said == words
+
+
+def test_a_record_of_one_process_per_mode_keeps_the_noise_floor():
+    legacy = make_record("mlp")  # eager timed beside each mode, no processes: harness 2's shape
+    assert data.one_process(legacy) and data.noise_floor([legacy]) >= stats.NOISY_IQR_FRACTION
+    assert "one process per mode" in provenance.record_line(legacy, page=False)
+
+
+@pytest.mark.parametrize("new, real", [((0.999, 0.99, 0.98), True), ((1.001, 0.99, 0.98), False)])
+def test_a_change_between_releases_follows_its_interval_with_no_floor(new, real):
+    old = record((1.0, 1.0, 1.0), (0.5, 0.5, 0.5))
+    newer = record(new, (0.5, 0.5, 0.5))
+    changes = {(c.mode, c.metric): c for c in data.compare(old, newer)}
+    assert changes[("eager", "median_s")].beyond_noise is real
+    assert changes[("eager", "median_s")].verdict == ("faster" if real else "within the noise")
+
+
+def test_a_later_process_that_fails_keeps_the_earlier_ones_and_says_why(monkeypatch):
+    from eager_vs_compiled import rounds, workloads
+
+    calls = []
+
+    def child(args, env, timeout):
+        calls.append(args["phase"])
+        if args["mode"] == "default" and args["phase"] == "rerun":
+            return {"default": ModeResult("default", "crashed", message="exit code -11")}
+        return {args["mode"]: ModeResult(args["mode"], "ok", first_call_s=1.0, max_rel_err=0.0, **procs(0.01))}
+
+    monkeypatch.setattr(rounds, "_run_child", child)
+    rec = measure.measure_workload("tiny_op", "cpu")
+    r = rec.result("default")
+    assert r.status == "ok" and len(r.process_samples()) == 2 and "crashed: exit code -11" in r.message
+    assert not freshness.unfinished(rec, workloads.get("tiny_op").modes["cpu"])
+
+
+def test_a_process_entry_that_does_not_add_up_is_refused(tmp_path):
+    rec = record((1.0, 1.0, 1.0), (0.5, 0.5, 0.5))
+    rec.result("default").processes[0]["n"] = 4  # 14 samples counted, 15 in the list
+    path = tmp_path / "tiny_op.json"
+    path.write_text(rec.to_json())
+    with pytest.raises(records.RecordError, match="processes count 14 samples_s, the list has 15"):
+        records.load(path)
+
+
+def test_the_releases_page_keeps_a_threshold_for_figures_measured_once():
+    assert releases.change(1.0, 1.05, None, max(0.0, stats.NOISY_IQR_FRACTION), True, ("a", "b"))[1] is False
