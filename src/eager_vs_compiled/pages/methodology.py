@@ -160,6 +160,10 @@ def slow_processes(name: str = "pointwise_08", mode: str = "eager") -> str:
             lines.append(f"| {r.processes.index(p) + 1} ({esc(p.get('phase', ''))}) | {fmt_time(stats.median(samples))} | "
                          f"{len(samples)} | {p.get('minflt', 0) / max(p['n'], 1):,.0f} | {p.get('nivcsw', '—')} | "
                          f"{(p.get('steal') or 0):.1%} | {p.get('os_threads', '—')} |")
-        out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n"
+        half = len(rows) // 2
+        faults = [[p.get("minflt", 0) / max(p["n"], 1) for _, p in part] for part in (rows[:half], rows[-half:])]
+        said = tr("The {k} slowest of these processes took {slow:,.0f} minor page faults per sample on average, the "
+                  "{k} fastest {fast:,.0f}.", k=half, slow=sum(faults[0]) / half, fast=sum(faults[1]) / half)
+        out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + said + "\n\n"
                        + stamp(recs, tr("workload {name}, mode {mode}", name=code(name), mode=code(mode)))))
     return "\n".join(out)
