@@ -10,7 +10,7 @@ def test_table_has_every_column_and_a_provenance_line():
     text = tables.table(make_record("mlp"))
     for column in tables.HEADER:
         assert column in text
-    assert "<code>max-autotune</code>" in text and "2.20×" in text  # 11 ms / 5 ms, same process
+    assert "<code>max-autotune</code>" in text and "2.20×" in text  # 11 ms / 5 ms
     assert "Measured on" in text and machine.describe()["slug"] in text and "n = 3–3" in text
     assert "torch " + machine.versions()["torch"] in text
 

@@ -182,7 +182,7 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
     sample by sample with eager."""
     import torch
 
-    recipe, phase = recipes.parse(mode), args["phase"]
+    recipe, phase = recipes.parse(mode), args.get("phase", "time")
     recipes.configure(recipe)  # before eager too: a thread count is the same for both sides
     cfg, threads = timing.TIMING[profile], torch.get_num_threads()
     interleaved = args.get("protocol") == "interleaved"
