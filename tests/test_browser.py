@@ -236,10 +236,28 @@ def _look(v: Tab, url: str, how: str, seen: dict) -> None:
         v.page.screenshot(path=str(ARTIFACTS / f"{name}-{how}.png"), full_page=how == "light")
 
 
+SCHEME_JS = "() => document.body.getAttribute('data-md-color-scheme')"
+
+
 def _toggle_palette(v: Tab, scheme: str) -> None:
-    """Switch the open page to `scheme` ("slate" dark, "default" light) with the theme's own toggle."""
-    v.page.locator("form[data-md-component=palette] label:visible").first.click()
-    v.page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') === s", arg=scheme)
+    """Switch the open page to `scheme` ("slate" dark, "default" light) with the theme's own toggle.
+
+    Each click waits for the scheme to change; a click that changed nothing (one that landed while the
+    header was laid out again after a resize) is made again, up to three times, then it fails naming
+    what it saw."""
+    seen = []
+    for _ in range(3):
+        now = v.page.evaluate(SCHEME_JS)
+        seen.append(now)
+        if now == scheme:
+            return
+        v.page.locator("form[data-md-component=palette] label:visible").first.click()
+        try:
+            v.page.wait_for_function(f"s => ({SCHEME_JS})() !== s", arg=now, timeout=10_000)
+        except sync_api.TimeoutError:
+            continue
+    now = v.page.evaluate(SCHEME_JS)
+    assert now == scheme, f"{v.page.url}: the palette toggle did not switch to {scheme!r} (schemes seen: {seen + [now]})"
 
 
 # Every box that may scroll sideways carries tabindex="0" from the HTML on (pages/a11y.py), so a check made
