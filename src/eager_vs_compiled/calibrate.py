@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from . import data, machine, measure, records, store
+from . import data, machine, measure, records, stats, store
 
 CALIBRATION, PROTOCOLS = "calibration", "protocols"
 DEFAULT_WORKLOADS = ("tiny_op", "mlp", "pointwise_08", "transformer_block")
@@ -100,7 +100,7 @@ def rows(by_workload: dict[str, list[records.Record]]) -> list[Row]:
             if len(got) < 2 or any(g is None for g in got):
                 continue
             points = [g.point for g in got]
-            widths = [(g.high - g.low) / 2 / g.point for g in got]  # the half-width, relative to the point
+            widths = [stats.relative_half_width(*g) for g in got]
             spread = max(points) / min(points) - 1
             inside = sum(got[i].low <= got[j].point <= got[i].high
                          for i, j in itertools.permutations(range(len(got)), 2))

@@ -147,14 +147,15 @@ class _Mode:
 
 
 def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
-    """The relative half-width of a mode's speedup interval (a quick bootstrap, for the stop rule)."""
+    """The relative half-width of a mode's speedup interval (a quick bootstrap, for the stop rule): the
+    calibration's measure, stats.relative_half_width."""
     e = r.eager_process_samples() or eager.process_samples()
     c = r.process_samples()
     if not e or not c:
         return 0.0
     lo, hi = stats.percentile_interval(stats.boot_process_speedups(e, c, stats._rng("stop", r.mode), n))
     point = stats.process_point(e) / stats.process_point(c)
-    return max(point / lo - 1, hi / point - 1)
+    return stats.relative_half_width(point, lo, hi)
 
 
 def _narrow_enough(active: list[_Mode], eager: _Mode | None) -> bool:

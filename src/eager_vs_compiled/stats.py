@@ -157,6 +157,12 @@ def median_dist(samples: tuple[float, ...], key: tuple) -> tuple[float, ...]:
     return tuple(boot_medians(list(samples), _rng(*key)))
 
 
+def relative_half_width(point: float, low: float, high: float) -> float:
+    """Half an interval's width as a fraction of its point: the one measure of how narrow an interval
+    is (the harness's stop rule, the calibration's table)."""
+    return (high - low) / 2 / point
+
+
 def percentile_interval(dist: list[float], level: float = CONFIDENCE) -> tuple[float, float]:
     """The central `level` share of a bootstrap distribution."""
     ordered = sorted(dist)
