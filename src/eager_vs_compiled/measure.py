@@ -33,7 +33,7 @@ from .rounds import PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (ROUNDS_
 from .timing import TIMING
 from .records import ModeResult, Record
 
-HARNESS_VERSION = 3
+HARNESS_VERSION = 4
 log = logging.getLogger("eager_vs_compiled")
 Progress = Callable[[str], None]
 

@@ -33,6 +33,22 @@ TARGET_HALF_WIDTH = 0.02
 EXTRA_BUDGET_S = {"cpu": 20.0, "gpu": 30.0}
 PROTOCOLS = ("alone", "interleaved")
 
+# glibc's malloc, left to itself, picks per process whether a freed block of a few MB goes back to the OS
+# (mmap threshold and heap trimming adapt to the first frees): one fresh process then page-faults through
+# every new tensor on each call and runs several times slower than its twin. Fixed thresholds make every
+# process alike; PyTorch's own CPU launcher (torch/backends/xeon/run_cpu.py) swaps the allocator for
+# tcmalloc or jemalloc for the same reason. A GLIBC_TUNABLES of the caller's own comes last and wins.
+MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest (HEAP_MAX_SIZE / 2 on 64-bit)
+TRIM_THRESHOLD = 4 * 1024 ** 3
+
+
+def allocator_env(own: bool = False) -> dict:
+    """The environment that fixes glibc's malloc thresholds in a timing process (ignored off glibc);
+    `own`: the harness's setting alone, without the caller's."""
+    ours = f"glibc.malloc.mmap_threshold={MMAP_THRESHOLD}:glibc.malloc.trim_threshold={TRIM_THRESHOLD}"
+    theirs = None if own else os.environ.get("GLIBC_TUNABLES")
+    return {"GLIBC_TUNABLES": f"{ours}:{theirs}" if theirs else ours}
+
 
 def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
     """Run one phase in a fresh interpreter: {mode: result}. Never raises for the child's failures:
@@ -57,7 +73,7 @@ def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
 
 
 def _cache_env(folder: str) -> dict:
-    return {"TORCHINDUCTOR_CACHE_DIR": folder, "TRITON_CACHE_DIR": os.path.join(folder, "triton")}
+    return {"TORCHINDUCTOR_CACHE_DIR": folder, "TRITON_CACHE_DIR": os.path.join(folder, "triton"), **allocator_env()}
 
 
 def _cpu_times() -> tuple[int, int] | None:

@@ -50,8 +50,10 @@ def harness_settings() -> str:
                                               "another only while a speedup's interval is wider than ±{target:.0%} and "
                                               "the workload's extra rounds fit in {cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). "
                                               "Intervals: {confidence:.0%} percentile bootstrap, processes then their "
-                                              "samples, {resamples:,} resamples. Harness version {version}, from "
+                                              "samples, {resamples:,} resamples. Every timing process starts with "
+                                              "`GLIBC_TUNABLES={tunables}`. Harness version {version}, from "
                                               "`src/eager_vs_compiled/timing.py` and `rounds.py`.",
+                                              tunables=rounds.allocator_env(own=True)["GLIBC_TUNABLES"],
                                               min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
                                               confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
@@ -116,10 +118,11 @@ def protocols() -> str:
                                 "--protocols`).") + "\n"
 
 
-def calibration() -> str:
-    """How often one run's interval holds another run's speedup, from the committed calibration runs."""
+def calibration(kind: str = calibrate.CALIBRATION) -> str:
+    """How often one run's interval holds another run's speedup, from the committed calibration runs
+    (`kind`: the folder of a release they are in; an earlier harness's runs are kept beside)."""
     out = []
-    for slug, (rel, folder) in _experiments(calibrate.CALIBRATION).items():
+    for slug, (rel, folder) in _experiments(kind).items():
         runs = calibrate.load_runs(folder)
         table = calibrate.rows(runs)
         if not table:
@@ -145,10 +148,21 @@ def calibration() -> str:
     return "\n".join(out) or tr("No calibration run is committed yet (`python -m eager_vs_compiled calibrate`).") + "\n"
 
 
-def slow_processes(name: str = "pointwise_08", mode: str = "eager") -> str:
-    """Each process of one mode of this machine's record, slowest first, with what can explain it."""
+def _first_runs(kind: str, name: str) -> dict[str, list[records.Record]]:
+    """slug -> [the record of `name` from the first calibration run in folder `kind`]."""
+    found = {}
+    for slug, (rel, folder) in _experiments(kind).items():
+        runs = calibrate.load_runs(folder).get(name)
+        if runs:
+            found[slug] = runs[:1]
+    return found
+
+
+def slow_processes(name: str = "pointwise_08", mode: str = "eager", kind: str | None = None) -> str:
+    """Each process of one mode of this machine's record (or of the first calibration run in folder
+    `kind`), slowest first, with what can explain it."""
     out = []
-    for slug, recs in records_by_machine([name]).items():
+    for slug, recs in (_first_runs(kind, name) if kind else records_by_machine([name])).items():
         rec = recs[0]
         r = rec.result(mode)
         if r is None or not r.processes or len(r.process_samples()) < 2:

@@ -131,11 +131,15 @@ CSS = ("body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:
 
 
 
+REPORTS = "model-reports"  # beside a release's records: the example report this machine measured
+REPORT_FILES = ("json", "md", "html")
+
+
 def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     """The how-to page's report: the real CLI run on a factory under snippets/ (`FILE.py:FUNCTION`),
-    with `modes` (`--mode` each; default: the command's), into the build's cache (a fresh record is
-    reused, so a rebuild measures nothing), then its Markdown report shown and its standalone HTML
-    linked."""
+    with `modes` (`--mode` each; default: the command's), then its Markdown report shown and its
+    standalone HTML linked. The run is kept beside this machine's records (<release>/model-reports/,
+    committed like them): a build that finds it fresh there measures nothing."""
     import os
     from pathlib import Path
 
@@ -144,12 +148,19 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     from .provenance import _marker, shown
 
     rel_file, _, function = rel_target.rpartition(":")
-    target = f"{(snippets.root() / rel_file).resolve()}:{function}"
+    path = (snippets.root() / rel_file).resolve()
+    # Relative to where the build runs (its children run there too): the record names no checkout path,
+    # so a clone elsewhere finds the committed run fresh.
+    here = Path.cwd().resolve()
+    target = f"{path.relative_to(here) if path.is_relative_to(here) else path}:{function}"
     cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled"))
-    out = cache / "model-reports"
-    _measure_once(target, str(out), rel_target, tuple(modes or ()))
-    folder = store.release_dir(out, machine.describe()["slug"], store.release(machine.versions()["torch"]))
+    slug, rel = machine.describe()["slug"], store.release(machine.versions()["torch"])
+    folder = store.release_dir(cache / REPORTS, slug, rel)
+    kept = store.release_dir(store.default_root(), slug, rel) / REPORTS
     name = usermodel.name_of(target)
+    _copy(kept, folder, name, only_missing=True)
+    _measure_once(target, str(cache / REPORTS), rel_target, tuple(modes or ()))
+    _copy(folder, kept, name)
     rec = records_load(folder / f"{name}.json")
     text = (folder / f"{name}.md").read_text(encoding="utf-8")
     dest = f"reports/{name}.html"
@@ -161,11 +172,46 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
             + _marker(kind="file", src=(folder / f"{name}.html").relative_to(cache).as_posix(), dest=dest, machine="", date="", torch="", key=dest))
 
 
+def _copy(src, dst, name: str, only_missing: bool = False) -> None:
+    """A report's record, Markdown and HTML from folder `src` to `dst`, each file only where it is
+    missing (`only_missing`) or differs: an unchanged run leaves the store (and the checkout) alone."""
+    from .. import store
+
+    if not (src / f"{name}.json").exists():
+        return
+    for ext in REPORT_FILES:
+        a, b = src / f"{name}.{ext}", dst / f"{name}.{ext}"
+        if a.exists() and not (b.exists() and (only_missing or a.read_bytes() == b.read_bytes())):
+            b.parent.mkdir(parents=True, exist_ok=True)
+            store.write_atomic(b, a.read_text(encoding="utf-8"))
+
+
+def _fresh(target: str, out: str, modes: tuple) -> bool:
+    """Whether `out` holds a fresh record of the target with every mode asked for, and its report."""
+    from pathlib import Path
+
+    from .. import freshness, machine, measure, records, store, usermodel, workloads
+    from ..modelcmd import modes_for
+
+    folder = store.release_dir(Path(out), machine.describe()["slug"], store.release(machine.versions()["torch"]))
+    name = usermodel.name_of(target)
+    if not all((folder / f"{name}.{ext}").exists() for ext in REPORT_FILES):
+        return False
+    profile = workloads.default_profile()
+    w = usermodel.workload_for(target, profile)
+    want = modes_for([], list(modes), profile) or list(w.modes[profile])
+    return freshness.staleness(records.load(folder / f"{name}.json"), machine.describe(), machine.versions()["torch"],
+                               measure.HARNESS_VERSION, w.spec_hash(profile), want) is None
+
+
 @functools.lru_cache(maxsize=None)
 def _measure_once(target: str, out: str, rel_target: str, modes: tuple = ()) -> None:
-    """The CLI run behind a report, once per build: both editions of the page show the same run."""
+    """The CLI run behind a report, once per build (both editions of the page show the same run), and
+    none while the record it would write is fresh."""
     from .. import isolate
 
+    if _fresh(target, out, modes):
+        return
     args = ["measure", "--model", target, "--out", out, *[a for m in modes for a in ("--mode", m)]]
     code, _, err = isolate.module("eager_vs_compiled", args, None, 1800)
     if code != 0:
