@@ -141,3 +141,19 @@ def test_machines_says_so_when_nothing_is_committed(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "default_root", lambda: tmp_path)
     assert machines.machines() == "No machine has committed records yet.\n"
     assert "No committed record" in machines.record_outline("mlp")
+
+
+def test_the_example_model_report_of_the_current_machine_is_committed_fresh_and_names_no_checkout():
+    """The how-to page's report is kept beside the records: a fresh clone on that machine measures nothing
+    for it, whatever folder it was cloned into."""
+    from eager_vs_compiled.pages import report
+
+    folder = store.release_dir(ROOT / "measurements", CURRENT, RELEASE) / report.REPORTS
+    rec = records.load(folder / "my_model_factory-factory.json")
+    assert rec.harness_version == measure.HARNESS_VERSION
+    assert rec.spec["sizes"]["model"] == "snippets/how-to/my_model_factory.py:factory"
+    assert {r.mode for r in rec.results} >= {"eager", "default"}
+    assert all(r.status in ("ok", "skipped") for r in rec.results), [(r.mode, r.status) for r in rec.results]
+    for ext in ("md", "html"):
+        text = (folder / f"my_model_factory-factory.{ext}").read_text(encoding="utf-8")
+        assert not re.search(r"/[^\s`'\"]*/snippets/how-to/my_model_factory", text), ext  # an absolute path

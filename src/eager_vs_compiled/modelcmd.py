@@ -7,17 +7,7 @@ import sys
 from pathlib import Path
 
 from . import workloads
-from .usermodel import ModelError, parse_shape, workload_for
-
-
-def modes_for(families: list[str], modes: list[str], profile: str) -> list[str] | None:
-    """The modes of `--family recipes|engines` (in their order), then those named with `--mode`, eager
-    first, each once; None when neither was given (the command's default modes)."""
-    chosen: list[str] = []
-    for fam in families:
-        chosen += [m for m in workloads.MODEL_MODE_SETS[fam][profile] if m not in chosen]
-    chosen += [m for m in modes if m not in chosen]
-    return (["eager"] + [m for m in chosen if m != "eager"]) if chosen else None
+from .usermodel import ModelError, modes_for, parse_shape, workload_for  # noqa: F401 (modes_for: this command's)
 
 
 def measure_command(args) -> int:

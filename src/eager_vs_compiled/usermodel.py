@@ -131,6 +131,16 @@ def _shown(target: str) -> str:
     return relative_paths(target)
 
 
+def modes_for(families: list[str], modes: list[str], profile: str) -> list[str] | None:
+    """The modes of `--family recipes|engines` (in their order), then those named with `--mode`, eager
+    first, each once; None when neither was given (the command's default modes)."""
+    chosen: list[str] = []
+    for fam in families:
+        chosen += [m for m in workloads.MODEL_MODE_SETS[fam][profile] if m not in chosen]
+    chosen += [m for m in modes if m not in chosen]
+    return (["eager"] + [m for m in chosen if m != "eager"]) if chosen else None
+
+
 def name_of(target: str) -> str:
     """'my_model.py:factory' -> 'my_model-factory': the record's file name."""
     stem = Path(target.rpartition(":")[0]).stem.rsplit(".", 1)[-1]

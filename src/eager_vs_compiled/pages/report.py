@@ -191,7 +191,6 @@ def _fresh(target: str, out: str, modes: tuple) -> bool:
     from pathlib import Path
 
     from .. import freshness, machine, measure, records, store, usermodel, workloads
-    from ..modelcmd import modes_for
 
     folder = store.release_dir(Path(out), machine.describe()["slug"], store.release(machine.versions()["torch"]))
     name = usermodel.name_of(target)
@@ -199,7 +198,7 @@ def _fresh(target: str, out: str, modes: tuple) -> bool:
         return False
     profile = workloads.default_profile()
     w = usermodel.workload_for(target, profile)
-    want = modes_for([], list(modes), profile) or list(w.modes[profile])
+    want = usermodel.modes_for([], list(modes), profile) or list(w.modes[profile])
     return freshness.staleness(records.load(folder / f"{name}.json"), machine.describe(), machine.versions()["torch"],
                                measure.HARNESS_VERSION, w.spec_hash(profile), want) is None
 
