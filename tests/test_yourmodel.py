@@ -32,7 +32,9 @@ def test_the_example_factory_through_the_real_cli_gives_a_record_and_reports():
     [shown] = re.findall(r'\{\{ model_report\("how-to/my_model_factory.py:factory", (\[.*?\])\) \}\}', page)
     modes = ast.literal_eval(shown)  # the modes the page's report runs: the same command, the same record
     assert {"onnxruntime", "openvino", "aotinductor"} <= set(modes), modes  # every engine that runs on a CPU
-    out = _cli("--model", f"{FACTORY.resolve()}:factory", "--out", str(reports),
+    # Named as the page names it, relative to the checkout (cwd): the record a site build made or found
+    # committed (<release>/model-reports/) is this one, fresh, and the command reuses it.
+    out = _cli("--model", f"{FACTORY.relative_to(ROOT).as_posix()}:factory", "--out", str(reports),
                *[a for m in modes for a in ("--mode", m)], "--strict")
     assert out.returncode == 0, out.stderr[-2000:]
     assert re.search(r"\*\*Verdict:\*\* (compile with `[\w+-]+`: \d|convert to `[\w+-]+`: \d|do not compile: )", out.stdout)
