@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import workloads
-from .usermodel import ModelError, modes_for, parse_shape, workload_for  # noqa: F401 (modes_for: this command's)
+from .usermodel import ModelError, modes_for, parse_shape, workload_for
 
 
 def measure_command(args) -> int:

@@ -38,7 +38,7 @@ PROTOCOLS = ("alone", "interleaved")
 # every new tensor on each call and runs several times slower than its twin. Fixed thresholds make every
 # process alike; PyTorch's own CPU launcher (torch/backends/xeon/run_cpu.py) swaps the allocator for
 # tcmalloc or jemalloc for the same reason. A GLIBC_TUNABLES of the caller's own comes last and wins.
-MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest (HEAP_MAX_SIZE / 2 on 64-bit)
+MMAP_THRESHOLD = 32 * 1024 * 1024  # where glibc's own dynamic threshold stops rising on 64-bit (mallopt(3))
 TRIM_THRESHOLD = 4 * 1024 ** 3
 
 
