@@ -77,7 +77,33 @@ BUILD = Build()  # MkDocs loads a hook module once per build process
 def _edition_inside(config) -> str | None:
     """The language of an edition the i18n plugin builds inside the first build, else None."""
     i18n = config.plugins.get("i18n")
-    return i18n.current_language if i18n is not None and getattr(i18n, "building", False) else None
+    if i18n is None:
+        return None
+    if not hasattr(i18n, "building"):
+        from eager_vs_compiled.pages import shims
+
+        _shim_failed(shims.ShimOutdated("shim 'i18n-building-flag': the i18n plugin has no `building` attribute"))
+    return i18n.current_language if i18n.building else None
+
+
+def _shim_failed(err: Exception):
+    raise PluginError(f"eager-vs-compiled: {err}") from err
+
+
+def _require_shims(config) -> None:
+    """Stop the build at its start where a shim meets a version of its package it does not know."""
+    from eager_vs_compiled.pages import shims
+
+    used = ["lunr-node-key", "head-alternate-links"] if "search" in config.plugins else ["head-alternate-links"]
+    if config.plugins.get("i18n") is not None:
+        used.append("i18n-building-flag")
+        if config.plugins.get("mkdocs-jupyter") is not None:
+            used.append("notebooks-under-i18n")
+    try:
+        for name in used:
+            shims.require(name)
+    except shims.ShimOutdated as err:
+        _shim_failed(err)
 
 
 def _language(page) -> str:
@@ -102,6 +128,7 @@ def on_config(config):
     from eager_vs_compiled import machine, store
 
     me, versions = machine.describe(), machine.versions()
+    _require_shims(config)
     edition = _edition_inside(config)
     jupyter = config.plugins.get("mkdocs-jupyter")
     if edition is not None:  # a later edition of the same build: keep what the first one counted
@@ -258,14 +285,19 @@ def on_post_build(config):
 
 def _split_search(config) -> None:
     """One search index per edition (see eager_vs_compiled.pages.search), once every edition is built."""
-    from eager_vs_compiled.pages import search, troubleshooting
+    from eager_vs_compiled.pages import search, shims, troubleshooting
 
     i18n = config.plugins.get("i18n")
     others = [lang_.locale for lang_ in i18n.config.languages if not lang_.default and lang_.build] if i18n else []
     if (Path(config.site_dir) / "search" / "search_index.json").is_file():
         counts = search.split_by_edition(Path(config.site_dir), others, troubleshooting.recipe_locations())
+        now = search.mend_search_worker(Path(config.site_dir))
+        try:  # mended now, or by an earlier build into the same folder (mkdocs serve): never neither
+            shims.applied("lunr-node-key", len(search.mended_workers(Path(config.site_dir))), "the theme's search worker")
+        except shims.ShimOutdated as err:
+            _shim_failed(err)
         log.info("eager-vs-compiled: search index per edition: %s; search worker mended: %s", counts,
-                 search.mend_search_worker(Path(config.site_dir)) or "nothing to mend")
+                 now or "already")
 
 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.(?:md|py))(#[^"]*)?"')
@@ -313,7 +345,14 @@ def on_post_page(output, page, config):
     turning `other.md` into `other/`. Rewrite each to the page's URL; a target that does not exist
     is a warning, so strict builds fail on it like any other broken link.
     """
-    output = _HEAD_ALTERNATE.sub("", output)
+    output, dropped = _HEAD_ALTERNATE.subn("", output)
+    if getattr(config.extra, "alternate", None) and "<head" in output:
+        from eager_vs_compiled.pages import shims
+
+        try:
+            shims.applied("head-alternate-links", dropped, f"the head of {page.file.src_uri}")
+        except shims.ShimOutdated as err:
+            _shim_failed(err)
     from eager_vs_compiled.pages.a11y import focusable_scroll_boxes
 
     output = focusable_scroll_boxes(output)

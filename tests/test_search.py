@@ -1,6 +1,8 @@
 """The site's search: each edition searches its own pages, and a recipe ranks above pages that quote its message."""
 import json
 
+import pytest
+
 from eager_vs_compiled.pages import search, troubleshooting
 from helpers import ROOT
 
@@ -47,3 +49,38 @@ def test_the_search_workers_ambiguous_node_key_is_mended_and_nothing_else(tmp_pa
     assert (workers / "search.0123abcd.min.js").read_text() == buggy.replace(
         'e=e+s+o.id}return e},', 'e=e+s+o.id+","}return e},')  # the other `e=e+s+o.id` (intersect) stays
     assert search.mend_search_worker(tmp_path) == []  # mended once: a second build finds nothing to do
+
+
+def test_a_search_worker_mended_before_counts_and_one_with_neither_key_is_not(tmp_path):
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    mended = 't.TokenSet.prototype.toString=function(){for(var e="1",i=0;i<n;i++){e=e+s+o.id+","}return e}'
+    (workers / "search.a.min.js").write_text(mended)
+    assert search.mend_search_worker(tmp_path) == [] and search.mended_workers(tmp_path) == ["search.a.min.js"]
+    (workers / "search.a.min.js").write_text("t.TokenSet.prototype.toString=function(){return this.key}")
+    assert search.mended_workers(tmp_path) == []
+
+
+def test_a_shim_meeting_a_version_it_does_not_know_stops_naming_itself():
+    from eager_vs_compiled.pages import shims
+
+    shims.require("lunr-node-key", "9.8.2")  # the version it was written for
+    with pytest.raises(shims.ShimOutdated, match=r"shim 'lunr-node-key' .* mkdocs-material 9\.8\.2, and "
+                                                 r"mkdocs-material 9\.9\.0 is installed"):
+        shims.require("lunr-node-key", "9.9.0")
+    with pytest.raises(shims.ShimOutdated, match="shim 'notebooks-under-i18n'.*not installed"):
+        shims.require("notebooks-under-i18n", "")  # "": no version found
+    with pytest.raises(shims.ShimOutdated, match="shim 'head-alternate-links' .* found nothing to patch in the head of x.md"):
+        shims.applied("head-alternate-links", 0, "the head of x.md")
+    assert shims.applied("head-alternate-links", 2, "x") == 2
+
+
+def test_every_shim_knows_the_version_installed_here():
+    """The pinned versions (constraints.txt) are the ones the shims were checked against."""
+    from eager_vs_compiled.pages import shims
+
+    pins = dict(line.split("==") for line in (ROOT / "constraints.txt").read_text().split() if "==" in line)
+    for shim in shims.SHIMS.values():
+        assert pins[shim.package] in shim.versions, shim.name
+        if shims.installed(shim.package) is not None:
+            shims.require(shim.name)

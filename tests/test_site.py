@@ -254,3 +254,19 @@ def test_every_table_and_code_block_is_focusable_before_any_script_runs(site):
             if 'tabindex="0"' not in tag:
                 missing.append(f"{page.relative_to(site['dir'])}: {tag[:80]}")
     assert seen > 500 and not missing, (seen, missing[:10])
+
+
+@pytest.mark.beside_build
+def test_a_theme_version_no_shim_knows_stops_the_build_naming_the_shim(tmp_path):
+    """The packages the build patches, moved to a version the shims were not written for (here by
+    making importlib.metadata report one): the build stops at its start with the shim's name."""
+    env = small_site(tmp_path, "# Page\n\nText.\n")
+    (tmp_path / "fake").mkdir()
+    (tmp_path / "fake" / "sitecustomize.py").write_text(
+        "import importlib.metadata as m\n_real = m.version\n"
+        "m.version = lambda name: '99.0' if name == 'mkdocs-material' else _real(name)\n")
+    env["PYTHONPATH"] = str(tmp_path / "fake")
+    out = build(tmp_path / "site", cwd=tmp_path, env=env)
+    assert out.returncode != 0
+    assert "shim 'head-alternate-links'" in out.stderr and "mkdocs-material 99.0 is installed" in out.stderr, \
+        out.stderr[-2000:]

@@ -70,6 +70,7 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
     s = sub.add_parser("show", help="print the recorded tables of a workload, every machine")
     s.add_argument("name", choices=workload_names, metavar="NAME", help=", ".join(workload_names))
     s.add_argument("--out", type=Path, metavar="DIR", help="measurements folder")
+    p.subcommands = sub.choices  # name -> its parser (for help_markdown), kept here rather than read from argparse's privates
     return p
 
 
@@ -85,7 +86,7 @@ def help_markdown() -> str:
 
     parser = _parser(list(workloads.WORKLOADS), workloads.ALL_MODES)
     out = [parser.format_help().strip()]
-    for name, sub in parser._subparsers._group_actions[0].choices.items():
+    for name, sub in parser.subcommands.items():
         out.append(f"\n$ python -m eager_vs_compiled {name} --help\n{sub.format_help().strip()}")
     return "````text\n" + "\n".join(out) + "\n````\n"
 

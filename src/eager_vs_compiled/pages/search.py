@@ -53,11 +53,23 @@ def split_by_edition(site_dir: Path, others: list[str], recipe_pages: set[str]) 
 _TOKENSET_KEY = re.compile(r"(TokenSet\.prototype\.toString=function\(\)\{.{0,200}?)(\w)=\2\+(\w)\+(\w)\.id\}return \2\}")
 
 
+_MENDED_KEY = re.compile(r'TokenSet\.prototype\.toString=function\(\)\{.{0,200}?(\w)=\1\+(\w)\+(\w)\.id\+","\}return \1\}')
+
+
+def _workers(site_dir: Path) -> list[Path]:
+    return sorted((site_dir / "assets" / "javascripts" / "workers").glob("search.*.js"))
+
+
+def mended_workers(site_dir: Path) -> list[str]:
+    """The theme's search workers in the built site whose lunr keys are unambiguous (mended)."""
+    return [w.name for w in _workers(site_dir) if _MENDED_KEY.search(w.read_text(encoding="utf-8"))]
+
+
 def mend_search_worker(site_dir: Path) -> list[str]:
     """Patch the theme's search worker in the built site where it has lunr's ambiguous key; the names
     of the files patched (none where the theme's lunr no longer has it)."""
     patched = []
-    for worker in sorted((site_dir / "assets" / "javascripts" / "workers").glob("search.*.js")):
+    for worker in _workers(site_dir):
         text = worker.read_text(encoding="utf-8")
         mended, n = _TOKENSET_KEY.subn(lambda m: f'{m[1]}{m[2]}={m[2]}+{m[3]}+{m[4]}.id+","}}return {m[2]}}}', text)
         if n:
