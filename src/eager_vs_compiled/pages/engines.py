@@ -1,6 +1,6 @@
 """Compile or convert? Every way to run a model measured here: eager, the best torch.compile recipes,
-AOTInductor and the inference engines (ONNX Runtime, OpenVINO, TensorRT), ranked by throughput among
-the correct ones, with what each costs beyond speed (conversion, start-up, artifact, memory), and a
+AOTInductor and the inference engines (ONNX Runtime, OpenVINO, TensorRT), fastest first among the
+correct ones (provenance.ranked), with what each costs beyond speed (conversion, start-up, artifact, memory), and a
 verdict computed from the record: compile or convert, per precision."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from .. import engines, recipes, stats
 from ..recipes import kind
 from ..records import ModeResult, Record
-from . import charts
+from . import charts, provenance
 from .benchmarks import records_by_machine
 from .downloads import links
 from .lang import is_zh, then, tr, tr_known
@@ -49,8 +49,8 @@ def how(mode: str) -> str:
 
 
 def ranked(rec: Record) -> list[ModeResult]:
-    """The record's correct modes (finished, checked against fp32 eager), fastest first."""
-    return sorted((r for r in rec.results if ok(r)), key=lambda r: -(r.throughput or 0))
+    """The record's correct modes (finished, checked against fp32 eager), eager among them, fastest first."""
+    return provenance.ranked(rec, with_eager=True)
 
 
 def _time(r: ModeResult, rec: Record) -> str:

@@ -86,10 +86,17 @@ def ok(r: ModeResult | None) -> bool:
     return r is not None and r.status == "ok" and r.median_s is not None
 
 
+def ranked(rec: Record, with_eager: bool = False) -> list[ModeResult]:
+    """The record's modes that finished and were checked against eager, fastest first: by the speedup
+    over the record's eager (eager itself 1×). The one ranking of every page and of the model report."""
+    done = [r for r in rec.results if r.status == "ok" and r.median_s is not None
+            and (r.speedup if r.mode != "eager" else with_eager)]
+    return sorted(done, key=lambda r: -(r.speedup if r.mode != "eager" else 1.0))
+
+
 def best(rec: Record) -> ModeResult | None:
     """The fastest compiled mode that finished and was checked against eager, or None."""
-    done = [r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup]
-    return max(done, key=lambda r: r.speedup, default=None)
+    return next(iter(ranked(rec)), None)
 
 
 def direction(r: ModeResult) -> str | None:

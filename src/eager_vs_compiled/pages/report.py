@@ -9,7 +9,7 @@ import re
 
 from ..recipes import kind
 from ..records import Record
-from .provenance import best, esc, fmt_bytes, interval, ok, verdict
+from .provenance import best, esc, fmt_bytes, interval, ok, ranked, verdict
 from .tables import table
 
 
@@ -46,10 +46,8 @@ def _kind(mode: str) -> str:
 def ranking_lines(rec: Record) -> str:
     """Every mode measured, fastest correct first (speedup over the eager run beside it, with its
     interval and the word it allows), then the modes that did not finish, with why."""
-    done = sorted((r for r in rec.results if r.mode != "eager" and r.status == "ok" and r.speedup),
-                  key=lambda r: -r.speedup)
     lines = []
-    for i, r in enumerate(done, 1):
+    for i, r in enumerate(ranked(rec), 1):
         lo, hi = interval(r) or (r.speedup, r.speedup)
         lines.append(f"{i}. `{esc(r.mode)}` ({_kind(r.mode)}): {r.speedup:.2f}× ({lo:.2f}–{hi:.2f}), {verdict(r)}")
     lines += [f"- `{esc(r.mode)}`: {esc(r.status)}" + (f" ({esc(r.message)})" if r.message else "")
