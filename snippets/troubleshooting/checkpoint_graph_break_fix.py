@@ -68,3 +68,4 @@ for g, ref in zip(grads, eager_grads):
     torch.testing.assert_close(g, ref)
 assert len(fixed_graphs) == 1 and len(tagged(fixed_graphs[0])) == 1  # one graph, the region tagged inside it
 assert kib < no_ckpt_kib  # the partitioner recomputes the tagged region instead of saving it
+assert kib < eager_kib  # and plans what to keep for the whole graph: less than eager checkpointing here

@@ -7,50 +7,53 @@ from torch._dynamo.utils import counters
 
 # The symptom's machine: inductor cannot build C++ (CPU tensors on purpose, as in the symptom).
 torch._inductor.config.cpp.cxx = ("/nonexistent/g++",)
-log = logging.getLogger("train")
-log.addHandler(stdout := logging.StreamHandler(sys.stdout))
+logging.getLogger("train").addHandler(stdout := logging.StreamHandler(sys.stdout))
 stdout.setFormatter(logging.Formatter("   %(levelname)s %(name)s: %(message)s"))
 
 
-def compile_or_eager(model, sample, train):
-    """torch.compile(model), tried once on `sample` (with a backward if `train`); `model` if that fails."""
-    compiled = torch.compile(model)
+def compile_or_eager(model, sample, train, **options):
+    """torch.compile(model), tried once on `sample` (a backward too if `train`); `model` if that fails."""
+    compiled = torch.compile(model, **options)
+    state = {name: t.clone() for name, t in model.state_dict().items()}  # BatchNorm's running stats too
     try:
-        loss = compiled(sample).square().mean()
-        if train:
-            loss.backward()  # the backward graph is compiled here, at its first call
+        with torch.random.fork_rng():  # the trial's dropout draws leave the real run's random numbers alone
+            loss = compiled(sample).square().mean()
+            if train:
+                loss.backward()  # the backward graph is compiled here, at its first call
         return compiled
     except Exception as err:  # BackendCompilerFailed, Unsupported, ...: all raised at the first call
-        log.warning("torch.compile failed, running %s eagerly: %s", type(model).__name__,
-                    str(err).splitlines()[0])
+        logging.getLogger("train").warning("compile failed, running eagerly: %s", str(err).splitlines()[0])
         return model
-    finally:
-        model.zero_grad(set_to_none=True)  # the trial step is not a training step
+    finally:  # the trial step is not a training step: undo what it changed in the real model
+        model.load_state_dict(state)
+        model.zero_grad(set_to_none=True)
 
 
 torch.manual_seed(0)
 mlp = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU())  # needs C++: fails in the forward
 linear = torch.nn.Linear(16, 16)  # its forward needs no generated code, its backward does
+norm = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.BatchNorm1d(16), torch.nn.Dropout())
 x = torch.randn(8, 16)
-
-print("1. a guarded first call")
-kinds = []
-for model, train in ((mlp, False), (linear, False), (linear, True)):
-    chosen = compile_or_eager(model, x, train)
-    kinds.append("eager" if chosen is model else "compiled")
-    print(f"   {type(model).__name__}, train={train}: runs {kinds[-1]}")
+print("1. a guarded first call (the last model with aot_eager, which needs no compiler: its trial runs)")
+for name, model, train, options, expected in (
+        ("Linear+ReLU", mlp, False, {}, "eager"), ("Linear", linear, False, {}, "compiled"),
+        ("Linear", linear, True, {}, "eager"),  # the lone Linear's failure shows only in a backward
+        ("Linear+BatchNorm1d+Dropout", norm, True, {"backend": "aot_eager"}, "compiled")):
+    before = [t.clone() for t in model.state_dict().values()] + [torch.get_rng_state()]
+    chosen = compile_or_eager(model, x, train, **options)
+    kind = "eager" if chosen is model else "compiled"
+    same = all(map(torch.equal, before, [*model.state_dict().values(), torch.get_rng_state()]))
+    print(f"   {name}, train={train}: runs {kind}; weights, buffers and RNG as before the trial: {same}")
+    model.eval()  # no dropout, BatchNorm on its running stats: compiled and eager outputs must agree
     torch.testing.assert_close(chosen(x), model(x))
-assert kinds == ["eager", "compiled", "eager"]  # the lone Linear's failure shows only in a backward
-
+    assert same and kind == expected
 print("2. torch.compiler.set_stance('force_eager'): every torch.compile is ignored")
 counters.clear()
 with torch.compiler.set_stance("force_eager"):
-    out = torch.compile(mlp)(x)
-    out.square().mean().backward()
+    (out := torch.compile(mlp)(x)).square().mean().backward()
 print(f"   frames Dynamo looked at: {counters['frames']['total']}")
 torch.testing.assert_close(out, mlp(x))
 assert counters["frames"]["total"] == 0
-
 print("3. torch._dynamo.config.suppress_errors = True: a failing frame runs eagerly, with a warning")
 dynamo_warnings = []
 logging.getLogger("torch._dynamo").addHandler(handler := logging.Handler(logging.WARNING))
@@ -63,10 +66,8 @@ with torch._dynamo.config.patch(suppress_errors=True):
     frames, graphs = counters["frames"]["total"], counters["stats"]["unique_graphs"]
     print("   the warning's first line:", dynamo_warnings[0].splitlines()[0])
     print("   and its error:", next(ln for ln in dynamo_warnings[0].splitlines() if ln.startswith("torch._")))
-    print(f"   calls: {len(outs)}, graphs compiled: {graphs}, frames Dynamo looked at: {frames} "
-          "(later calls do not try again)")
-    for out in outs:
-        torch.testing.assert_close(out, mlp(x))
+    print(f"   calls: {len(outs)}, graphs compiled: {graphs}, frames Dynamo looked at: {frames} (no retry)")
+    torch.testing.assert_close(outs, [mlp(x)] * len(outs))
     torch._dynamo.reset()
     loss = torch.compile(linear)(x).square().mean()  # the forward compiles
     try:

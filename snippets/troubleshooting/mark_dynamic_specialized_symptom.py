@@ -4,6 +4,7 @@ import math
 import traceback
 
 import torch
+from torch._dynamo.utils import counters
 from torch.fx.experimental.symbolic_shapes import ConstraintViolationError
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
@@ -22,12 +23,13 @@ class Recurrent(torch.nn.Module):
         return h
 
 
-def raises(fn, x, dim):
+def raises(fn, x, dim, backend="eager"):
     """Compile `fn` with dimension `dim` of `x` marked dynamic; return the error it raises, or None."""
     torch._dynamo.reset()
+    counters.clear()
     torch._dynamo.mark_dynamic(x, dim)
     try:
-        torch.compile(fn, backend="eager")(x)  # the check is Dynamo's, whatever the backend
+        torch.compile(fn, backend=backend)(x)  # the check is Dynamo's, whatever the backend
     except ConstraintViolationError as err:
         return err
     return None
@@ -56,5 +58,11 @@ print("other code, with dimension 0 of an (8, 3) input marked dynamic:")
 for code, err in outcome.items():
     print(f"  {code:<32} {'ConstraintViolationError' if err else 'compiles, no error'}")
 
+# The default backend: Inductor compiles the graph and returns it, then Dynamo builds the guards and raises.
+inductor_error = raises(model, torch.randn(4, 6, 8, device=DEVICE), dim=1, backend="inductor")
+built = counters["aot_autograd"]["ok"]  # counted when AOTAutograd, with Inductor inside, has returned
+print(f'\nbackend="inductor": {type(inductor_error).__name__}, after it had returned {built} compiled graph')
+
 assert "specialized it to be a constant" in str(error)
 assert [code for code, err in outcome.items() if err] == list(OTHERS)[:3]
+assert isinstance(inductor_error, ConstraintViolationError) and built == 1

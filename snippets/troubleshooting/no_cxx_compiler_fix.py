@@ -31,4 +31,8 @@ print(f"inductor: output matches eager; {cxx} built {len(libraries)} .so files i
 torch._dynamo.reset()
 torch.testing.assert_close(torch.compile(f, backend="aot_eager")(x), f(x))
 print('backend="aot_eager": output matches eager, no compiler needed')
+# It is tagged "debug", which list_backends() leaves out by default; exclude_tags=None lists every backend.
+listed, listed_all = torch.compiler.list_backends(), torch.compiler.list_backends(exclude_tags=None)
+print(f'"aot_eager" in list_backends(): {"aot_eager" in listed}; with exclude_tags=None: {"aot_eager" in listed_all}')
 assert libraries, "inductor compiled nothing: a cached kernel hid the compiler"
+assert "aot_eager" not in listed and "aot_eager" in listed_all
