@@ -86,8 +86,7 @@ def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Re
     time budget), or None."""
     if w.unavailable():
         return w.unavailable()
-    device_type = device or ("cuda" if profile == "gpu" else "cpu")
-    why = recipes.unsupported(recipes.parse(mode), w.step, device_type)
+    why = recipes.unsupported(recipes.parse(mode), w.step, workloads.device_type(profile, device))
     if why:
         return why
     left = None if deadline is None else deadline - time.monotonic()
@@ -148,7 +147,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
         results["eager"] = beside or ModeResult("eager", "skipped", message="no compiled mode ran to time it beside")
     record = Record(
         workload=w.name, title=w.title, profile=profile,
-        device=device or ("cuda" if profile == "gpu" else "cpu"),
+        device=workloads.device_type(profile, device),
         spec=w.spec(profile), spec_hash=w.spec_hash(profile), harness_version=HARNESS_VERSION,
         machine=machine.describe(), versions=machine.versions(),
         date=datetime.now(timezone.utc).isoformat(timespec="seconds"),

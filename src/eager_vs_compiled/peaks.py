@@ -97,7 +97,10 @@ def ensure(root: Path | None = None, device_type: str | None = None, force: bool
     root = Path(root or store.default_root())
     me, versions = machine.describe(), machine.versions()
     rel = store.release(versions["torch"])
-    device_type = device_type or ("cuda" if me["gpus"] else "cpu")
+    if device_type is None:
+        from . import workloads  # imports torch: only where the peaks are measured or checked
+
+        device_type = workloads.device_type(workloads.default_profile())
     old = load(root, me["slug"], rel)
     if (old and not (force or store.remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
             and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type

@@ -41,6 +41,12 @@ class RecordWriteError(RecordError):
                                  "Make the folder writable, or set EVC_MEASUREMENTS to another folder")
 
 
+def items_per_call(sizes) -> int:
+    """Items one call processes (throughput's): its sizes' batch, else 1; for workloads and records alike."""
+    items = sizes.get("batch", 1) if isinstance(sizes, dict) else 1
+    return items if isinstance(items, int) and not isinstance(items, bool) and items > 0 else 1
+
+
 @dataclass
 class ModeResult:
     mode: str
@@ -89,10 +95,8 @@ class ModeResult:
 
     def eager_process_samples(self) -> list[list[float]]:
         """Eager's samples interleaved with this mode, per process (interleaved protocol only)."""
-        if not self.eager_samples_s:
-            return []
-        if not self.processes:
-            return [self.eager_samples_s]
+        if not self.eager_samples_s or not self.processes:
+            return [self.eager_samples_s] if self.eager_samples_s else []
         return self._split(self.eager_samples_s, [p.get("eager_n", 0) for p in self.processes])
 
     @property
@@ -156,14 +160,9 @@ class Record:
 
     def finish(self) -> "Record":
         """Derived fields of every result: eager first, the baseline of the modes timed alone."""
-        items = self.spec.get("sizes", {}).get("batch", 1) if isinstance(self.spec.get("sizes"), dict) else 1
-        items = items if isinstance(items, int) and not isinstance(items, bool) and items > 0 else 1
-        eager = self.result("eager")
-        if eager is not None:
-            eager.finish(items)
-        for r in self.results:
-            if r is not eager:
-                r.finish(items, eager)
+        items, eager = items_per_call(self.spec.get("sizes")), self.result("eager")
+        for r in sorted(self.results, key=lambda r: r is not eager):  # eager first (stable sort)
+            r.finish(items, None if r is eager else eager)
         return self
 
     @property

@@ -18,7 +18,7 @@ from typing import Callable
 
 import torch
 
-from . import models
+from . import models, records
 from .models import Built
 
 PROFILES = ("cpu", "gpu")
@@ -105,7 +105,7 @@ class Workload:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def items_per_call(self, profile: str) -> int:
-        return int(self.sizes[profile].get("batch", 1))
+        return records.items_per_call(self.sizes[profile])
 
     def unavailable(self) -> str | None:
         """Why this environment cannot run the workload, or None."""

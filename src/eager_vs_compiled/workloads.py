@@ -233,7 +233,12 @@ def default_profile() -> str:
     return "gpu" if torch.cuda.is_available() else "cpu"
 
 
+def device_type(profile: str, device: str | None = None) -> str:
+    """The device a profile runs on unless one is named: the one definition ('cuda' for gpu, else 'cpu')."""
+    return device or ("cuda" if profile == "gpu" else "cpu")
+
+
 def default_device(profile: str) -> torch.device:
     if profile == "gpu" and not torch.cuda.is_available():
         raise RuntimeError("profile 'gpu' needs a CUDA device; this machine has none")
-    return torch.device("cuda" if profile == "gpu" else "cpu")
+    return torch.device(device_type(profile))
