@@ -26,6 +26,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
+from mkdocs.utils import get_relative_url
 
 log = logging.getLogger("mkdocs.hooks.evc")
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\{\{\s*(?P<name>\w+)\((?P<args>.*)\)\s*\}\}[ \t]*$", re.M)
@@ -33,7 +34,7 @@ DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\{\{\s*(?P<name>\w+)\((?P<args>.*)\)
 
 @dataclass
 class Build:
-    """What this build showed and did: filled from the pages' markers, written at the end."""
+    """What this build showed and did: filled from what each page's directives showed, written at the end."""
 
     t0: float = field(default_factory=time.time)
     nb_cache: Path | None = None
@@ -203,9 +204,10 @@ def _notebooks_again(files, config) -> None:
 def on_page_markdown(markdown, page, config, files):
     """Expand the page's one-line directives into what the page functions render, in its language."""
     from eager_vs_compiled import pages
-    from eager_vs_compiled.pages import lang
+    from eager_vs_compiled.pages import lang, provenance
 
     lang.set_language(_language(page))
+    shown = page.meta["evc_shown"] = []  # what the page's directives showed, for the footer and the report
 
     def expand(match):
         name, indent = match.group("name"), match.group("indent")
@@ -214,6 +216,8 @@ def on_page_markdown(markdown, page, config, files):
             text = pages.directive(name, match.group("args"))
         except Exception as err:  # noqa: BLE001 (every failure names the page and the directive)
             raise PluginError(f"{where}: {{{{ {name}(...) }}}} failed: {type(err).__name__}: {err}") from err
+        text, marks = provenance.split_markers(text)  # the data stays here: none reaches the published page
+        shown.extend(marks)
         return "\n".join(indent + line if line else line for line in text.rstrip("\n").split("\n"))
 
     return DIRECTIVE.sub(expand, markdown)
@@ -225,7 +229,7 @@ def on_page_content(html, page, config, files):
     from eager_vs_compiled.pages import lang, provenance
 
     lang.set_language(_language(page))
-    marks = provenance.markers(html)
+    marks = list(page.meta.get("evc_shown", []))
     me, versions = machine.describe(), machine.versions()
     if page.file.src_uri.endswith(".py") and BUILD.nb_cache:  # an executed notebook: its run is in our cache
         runs = [p for p in BUILD.nb_cache.glob("**/*") if p.is_file()]
@@ -360,9 +364,10 @@ def on_post_page(output, page, config):
     if files is None:
         return output
     base = posixpath.dirname(page.file.src_uri)
-    # Raw-data links (pages/downloads.py): relative to this page's URL, into the site's data/ folder.
-    up = "../" * page.url.rstrip("/").count("/") + ("../" if page.url not in ("", "index.html") else "")
-    output = output.replace('href="evc-data:', f'href="{up}data/')
+    # Raw-data links (pages/downloads.py): into the site's data/ folder, relative to this page's URL as
+    # MkDocs computes it (so with use_directory_urls off too).
+    output = re.sub(r'href="evc-data:([^"]*)"', lambda m: f'href="{get_relative_url("data/" + m.group(1), page.url)}"',
+                    output)
     # Links to a page of the docs (pages/downloads.py): `evc-page:<path>.md`, to its URL from this page.
     output = re.sub(r'href="evc-page:([^"#]+)', lambda m: f'href="{_page_url(files, m.group(1), page)}', output)
 

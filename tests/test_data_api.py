@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from urllib.parse import unquote
 
 import pytest
 from helpers import ROOT
@@ -163,8 +164,10 @@ def test_the_reference_pages_examples_run_the_same_in_both_languages():
         assert out.getvalue().strip(), f"block {n + 1} printed nothing"
 
 
-# The table of one record on a benchmark page, and the marker after it that names the record.
-TABLE = re.compile(r"(<table[ >](?:(?!<table[ >]).)*?</table>)(?:(?!<table[ >]).)*?<!-- evc:shown (\{.*?\}) -->", re.S)
+# The table of one record on a benchmark page, and the raw-data link after it that names the record
+# (data/<slug>/torch-<release>/<workload>.json, pages/downloads.py).
+TABLE = re.compile(r'(<table[ >](?:(?!<table[ >]).)*?</table>)(?:(?!<table[ >]).)*?href="(?:\.\./)*data/'
+                   r'([^/"]+)/torch-([^/"]+)/([^/"]+)\.json"', re.S)
 ROW = re.compile(r"<tr>\s*<td><code>(.*?)</code></td>\s*<td>.*?</td>\s*<td>.*?</td>\s*<td>(.*?)</td>", re.S)
 
 
@@ -177,12 +180,10 @@ def test_every_speedup_the_api_computes_is_the_one_the_benchmark_pages_show(site
 
     checked = []
     for page in sorted((site["dir"] / "benchmarks").glob("*/index.html")):
-        for table, marker in TABLE.findall(page.read_text(encoding="utf-8")):
+        for table, slug, rel, workload in TABLE.findall(page.read_text(encoding="utf-8")):
             if not all(head in table for head in tables.HEADER):
                 continue
-            shown = json.loads(marker)
-            slug, workload = shown["key"].split("/", 1)
-            rel = store.release(shown["torch"])
+            slug, rel, workload = (unquote(x) for x in (slug, rel, workload))
             recs = [data.load(slug, workload, rel),
                     data.load_file(site["dir"] / "data" / slug / f"torch-{rel}" / f"{workload}.json")]
             for mode, cell in ROW.findall(table):

@@ -1,9 +1,10 @@
 """What every page shares: units, the words for a machine and a break-even, the provenance line of
 a record, tabs per machine, and the markers that tell the build what a page showed.
 
-A marker is an HTML comment written next to every number or output a page shows
-(`<!-- evc:shown {...} -->`): the build hook reads them from the finished page for its footer stamp
-and its build report, so what a page says about its sources travels with the page itself.
+A marker is a comment written next to every number or output a page function renders
+(`<!-- evc:shown {...} -->`), so that what it showed travels with its Markdown, cached or not. The
+build hook takes the markers out of each directive's Markdown (`split_markers`) and keeps them as the
+page's data for its footer stamp and the build report: no published page carries one.
 """
 
 from __future__ import annotations
@@ -249,6 +250,12 @@ def shown_capture(capture: dict) -> str:
     """Marker: this page shows a symptom captured on another machine or release."""
     return _marker(kind="captured", machine=capture.get("machine", "?"), date=capture.get("date", "?"),
                    torch=capture.get("torch", "?"), key=capture.get("snippet", "?"))
+
+
+def split_markers(text: str) -> tuple[str, list[dict]]:
+    """A directive's Markdown without its markers, and the markers: the hook keeps them as the page's
+    data (page.meta), so the published page carries none."""
+    return MARKER.sub("", text), markers(text)
 
 
 def markers(html: str) -> list[dict]:
