@@ -85,15 +85,31 @@ def pytest_sessionfinish(session, exitstatus):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def _phase(item) -> int:
+def _phase(item, warm: bool = False) -> int:
     """The tests that wait for the snippet runs after the others (which run meanwhile); then the tests
     marked beside_build, while the site builds (it reuses the snippet runs of the tests); the tests of
     the built site and the browser last. Any other test that reads the built site goes with test_site:
-    asked for early, the build would start beside the snippet runs and run every snippet itself."""
+    asked for early, the build would start beside the snippet runs and run every snippet itself.
+
+    `warm`: the last `./evc.sh site` left a cached run of every snippet as it is now (the README's
+    order: site, then test). The tests' build then runs no snippet, so it starts with the session,
+    beside the snippet runs, and the tests of the built site and the browser go before the tests
+    that wait for the snippet runs: the long snippet runs and the browser visits overlap."""
     if item.get_closest_marker("beside_build"):
         return 3
     phase = {"test_snippets.py": 1, "test_recipes.py": 2, "test_site.py": 4, "test_browser.py": 5}.get(item.path.name, 0)
-    return 4 if phase == 0 and "site" in getattr(item, "fixturenames", ()) else phase
+    phase = 4 if phase == 0 and "site" in getattr(item, "fixturenames", ()) else phase
+    return {1: 6, 2: 7}.get(phase, phase) if warm else phase
+
+
+SITE_CACHE_WARM = pytest.StashKey[bool]()
+
+
+def _site_cache_warm() -> bool:
+    """Every snippet has a cached run in the tests' cache (seeded from the last site build's)."""
+    from eager_vs_compiled import snippets
+
+    return all(snippets.cached(p.relative_to(snippets.root()).as_posix()) for p in snippets.root().rglob("*.py"))
 
 
 # --- No test moves the process's clock ------------------------------------------------------------------
@@ -114,7 +130,10 @@ def pytest_runtest_call(item):
 
 
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=_phase)
+    warm = (not os.environ.get("EVC_TEST_SITE") and any("site" in getattr(i, "fixturenames", ()) for i in items)
+            and _site_cache_warm())
+    config.stash[SITE_CACHE_WARM] = warm
+    items.sort(key=lambda item: _phase(item, warm))
 
 
 # --- Every snippet really runs, side by side, from the start of the session ---------------------------
@@ -138,6 +157,8 @@ def pytest_collection_finish(session):
         session.config.stash[SNIPPET_POOL] = subprocess.Popen(
             [sys.executable, str(ROOT / "tests" / "snippet_pool.py"), str(out), str(SNIPPET_JOBS), *chosen], env=env)
         session.config.stash[SNIPPET_RESULTS] = {rel: out / f"{n}.json" for n, rel in enumerate(chosen)}
+    if session.config.stash.get(SITE_CACHE_WARM, False):
+        _start_site_build(session.config)  # it runs no snippet: see _phase
 
 
 @pytest.fixture(scope="session")

@@ -125,6 +125,13 @@ def _key(code: str) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
+def cached(rel_path: str) -> bool:
+    """Whether a build here would reuse a cached run of snippets/<rel_path> (or skip it: this machine
+    lacks what it requires) instead of running it: its text, torch, Python and the machine unchanged."""
+    code = (root() / rel_path).read_text(encoding="utf-8")
+    return bool(requirements(code) - available(machine.describe())) or (cache_dir() / f"{_key(code)}.json").is_file()
+
+
 def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = True,
         beside: bool = False, runner=None) -> SnippetResult:
     """Run snippets/<rel_path>; raises FileNotFoundError if there is no such snippet. `beside`: other
