@@ -536,6 +536,40 @@ def test_pasting_a_recipes_error_finds_that_recipe_first(browser, server, editio
     assert not wrong, f"{len(wrong)} of {len(rows)} messages found another page first:\n" + "\n".join(wrong)
 
 
+# Typed as a reader puts the problem in their own words, with no message to paste: not copied from the pages.
+QUESTIONS = {
+    "": {
+        "hook not called after torch.compile": "troubleshooting/hook-after-compile/",
+        "compiled model called from several threads compiles again": "troubleshooting/concurrent-first-calls/",
+        "function marked as skipped with fullgraph": "troubleshooting/marked-as-skipped/",
+        "graph break inside a for loop runs the whole function eager": "troubleshooting/graph-break-in-loop/",
+        "torch.compile model slower than eager": "troubleshooting/no-speedup/",
+    },
+    "zh/": {
+        "编译之后注册的钩子没有执行": "troubleshooting/hook-after-compile/",
+        "多个线程同时调用编译后的模型": "troubleshooting/concurrent-first-calls/",
+        "函数被标记为跳过": "troubleshooting/marked-as-skipped/",
+        "循环里的图中断让整个函数回退到 eager": "troubleshooting/graph-break-in-loop/",
+        "为什么 torch.compile 之后模型没有加速": "troubleshooting/no-speedup/",
+    },
+}
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"], ids=["en", "zh"])
+def test_a_question_in_plain_words_finds_its_recipe_first(browser, server, edition):
+    """A question typed in plain words, in the edition's language, finds its recipe in the same edition first."""
+    v = visit(browser, f"{server}{edition}troubleshooting/")
+    v.page.keyboard.press("/")  # Material's search shortcut opens the box
+    wrong = []
+    for question, recipe in QUESTIONS[edition].items():
+        found = urlparse(urljoin(v.page.url, _search(v, question)))._replace(query="", fragment="").geturl()
+        if found != f"{server}{edition}{recipe}":
+            wrong.append(f"{question!r}: first result {found}, recipe {server}{edition}{recipe}")
+    v.close()
+    assert not wrong, f"{len(wrong)} of {len(QUESTIONS[edition])} questions found another page first:\n" + \
+        "\n".join(wrong)
+
+
 @pytest.mark.parametrize("query", ["mark_dynamic", "set_stance", "torch._dynamo.explain"])
 def test_an_english_api_name_searched_in_the_chinese_edition_finds_a_chinese_page(browser, server, query):
     v = visit(browser, f"{server}zh/")

@@ -83,7 +83,7 @@ def test_snippet_follows_the_house_shape(rel):
                         "contextlib", "io", "logging", "sys", "re", "warnings", "functools",
                         "traceback", "subprocess", "shutil", "pathlib", "gc", "statistics",
                         "textwrap", "importlib", "json", "copy", "random", "sysconfig", "datetime",
-                        "triton", "onnxruntime", "openvino"}, imported
+                        "threading", "triton", "onnxruntime", "openvino"}, imported
     # triton (the recipes about Triton itself) and the engines (the `engines` extra) are not always
     # installed: a snippet importing one declares it, so it is skipped visibly where it is missing
     for package in imported & snippets.PACKAGES:
