@@ -1,6 +1,8 @@
 """The Chinese edition: every page in both languages, the same executed blocks, one word per term."""
 import ast
+import io
 import re
+import tokenize
 
 import pytest
 import yaml
@@ -33,14 +35,19 @@ def test_every_page_has_its_other_language_and_no_page_is_alone():
 @pytest.mark.parametrize("page", english_pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_both_editions_of_a_page_execute_the_same_blocks(page):
     """Directives (snippets, records, reports) run once and show in both: a pair lists the same ones,
-    in the same order; a notebook pair has the same code cells, character for character."""
+    in the same order; a notebook pair has the same code cells, token for token: only the `#`
+    comments differ, each in its page's language."""
     en, zh_text = page.read_text(encoding="utf-8"), chinese(page).read_text(encoding="utf-8")
     if page.suffix == ".py":
         def code_cells(text):
             cells = re.split(r"^# %%.*$", text, flags=re.M)
             heads = re.findall(r"^# %%.*$", text, flags=re.M)
-            return [c.strip() for h, c in zip(heads, cells[1:]) if "[markdown]" not in h]
-        assert code_cells(en) == code_cells(zh_text)
+            def tokens(code):
+                return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(code + "\n").readline)
+                        if t.type not in (tokenize.COMMENT, tokenize.NL)]
+            return [tokens(c.strip()) for h, c in zip(heads, cells[1:]) if "[markdown]" not in h]
+        en_cells, zh_cells = code_cells(en), code_cells(zh_text)
+        assert en_cells and en_cells == zh_cells
         return
     strip = lambda found: [d.strip() for d in found]  # noqa: E731
     assert strip(DIRECTIVE.findall(en)) == strip(DIRECTIVE.findall(zh_text))
@@ -88,6 +95,11 @@ def test_the_chinese_edition_quotes_with_curly_quotes_only():
     ("（GPU）上、CPU 上", []),  # full-width brackets need no space
     ("重放 CUDA Graph需要 CUDA GPU", ["no space between a Latin letter or digit and a Chinese character"]),
     ("only English, no Chinese: 3 s, 2x", []),
+    ("叫作“守卫”的检查，报“No working C++ compiler found”时", []),  # curly quotes sit tight against Chinese
+    ("叫作 “守卫” 的检查", ["a space between a quotation mark and a Chinese character"] * 2),
+    ("会抛出 “Could not guard”。", ["a space between a quotation mark and a Chinese character"]),
+    ("“ 守卫”和“图中断\u3000”", ["a space between a quotation mark and a Chinese character"] * 2),
+    ("the “eager” mode, then `x` “y”", []),  # English quoting is English
 ])
 def test_cjk_spacing_problems_finds_each_rule_and_nothing_else(text, problems):
     found = cjk_spacing_problems(text)

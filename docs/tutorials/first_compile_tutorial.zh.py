@@ -13,7 +13,7 @@
 # %% [markdown]
 # # 你的第一个 torch.compile
 #
-# *教程*。你将编译一个小模型，看看第一次调用的代价，测量加速比，遇到一次图中断（graph break）并把它消除。本 notebook 在构建本站时执行过，所以下面的每一个数字，都是在第一段输出所列出的机器上测得的。
+# *教程*。你将编译一个小模型，看看首次调用的代价，测量加速比，遇到一次图中断（graph break）并把它消除。本 notebook 在构建本站时执行过，所以下面的每一个数字，都是在第一段输出所列出的机器上测得的。
 
 # %%
 import logging
@@ -23,7 +23,7 @@ import time
 import torch
 from torch import nn
 
-# A CUDA build of torch on a machine without a GPU logs a harmless notice when it compiles C++.
+# 在没有 GPU 的机器上，CUDA 版的 torch 编译 C++ 时会记录一条无害的提示。
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
@@ -68,14 +68,14 @@ def timed(fn, repeat=20):
 
 
 torch.set_grad_enabled(False)
-model(x)  # warm-up
+model(x)  # 预热
 eager_s = timed(model)
 print(f"eager: {eager_s * 1e3:.2f} ms per call")
 
 # %% [markdown]
-# ## 2. 编译它，并为第一次调用付出代价
+# ## 2. 编译它，并为首次调用付出代价
 #
-# `torch.compile` 会立即返回；编译器在第一次调用时才运行。
+# `torch.compile` 会立即返回；编译器在首次调用时才运行。
 
 # %%
 compiled = torch.compile(model)
@@ -139,7 +139,7 @@ print("one graph, same result as eager")
 # %% [markdown]
 # ## 小结
 #
-# - 编译发生在第一次调用时，要花上几秒；只有当每次调用都变快、并且模型要运行很多次时，这笔开销才能赚回来。
+# - 编译发生在首次调用时，要花上几秒；只有当每次调用都变快、并且模型要运行很多次时，这笔开销才能赚回来。
 # - 始终对照 eager 模式检查编译后的输出，并单独测量稳态的耗时。
 # - 图中断会把工作拆分成多个图；`explain` 能找到它们，`torch.cond` 能消除数据相关的分支。
 #

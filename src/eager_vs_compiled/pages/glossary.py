@@ -27,6 +27,12 @@ TERMS: tuple[Term, ...] = (
     Term("operator fusion", "算子融合", "explanation/what-compile-optimises.md#operator-fusion",
          ("运算符融合", "操作融合")),
     Term("operator", "算子", "explanation/eager-mode.md#what-one-operation-costs", ("运算符",)),
+    # dispatch is what the dispatcher (分发器) does to an operator; shipping a model is 交付 (below)
+    Term("dispatch (an operator)", "分发", "explanation/eager-mode.md#what-happens-on-z-x-y", ("分派", "派发")),
+    Term("pointwise / elementwise", "逐元素", "benchmarks/pointwise.md", ("逐点", "按元素")),
+    # the short words, as torch says forward / backward; 反向传播 is the textbook's whole phrase
+    Term("forward / backward (pass)", "前向 / 反向", "explanation/memory.md#what-the-backward-keeps",
+         ("前向传播", "反向传播", "正向传播", "后向传播")),
     # 内核, not 核函数 (one source article's word): where 内核 could be read as the OS kernel, a page
     # writes 内核（kernel）; the glossary page names 核函数 as the other word readers meet.
     Term("kernel", "内核", "explanation/how-compile-works.md#look-inside-the-generated-kernel", ("核函数",)),
@@ -39,7 +45,10 @@ TERMS: tuple[Term, ...] = (
     Term("autotuning", "自动调优", "how-to/choose-a-mode.md#the-modes"),
     Term("Python overhead", "Python 开销", "explanation/what-compile-optimises.md#python-overhead"),
     Term("launch overhead", "启动开销", "explanation/what-compile-optimises.md#launch-overhead-cuda-graphs"),
-    Term("CUDA Graphs", "CUDA Graphs", "troubleshooting/reduce-overhead-not-faster.md", ("CUDA 图",)),
+    # the feature is CUDA Graphs, one recorded graph a CUDA Graph (no plural in Chinese to tell them
+    # apart), torch's manager of them CUDAGraph Trees, as its documentation spells it
+    Term("CUDA Graphs", "CUDA Graphs", "troubleshooting/reduce-overhead-not-faster.md",
+         ("CUDA 图", "CUDA Graph Trees")),
     Term("replay (a CUDA graph)", "重放", "explanation/what-compile-optimises.md#launch-overhead-cuda-graphs",
          ("回放",)),
     Term("stance", "stance",
@@ -61,13 +70,19 @@ TERMS: tuple[Term, ...] = (
     Term("backed / unbacked symbol", "backed / unbacked 符号",
          "explanation/dynamic-shapes.md#backed-and-unbacked-symbols", ("有提示值", "无提示值")),
     Term("data-dependent", "数据相关", "how-to/dynamic-control-flow.md", ("数据依赖型",)),
+    Term("fall back (to eager)", "回退", "troubleshooting/recompilations.md#cause", ("退回",)),
     # Cost of compiling
+    Term("first call", "首次调用", "troubleshooting/slow-first-call.md", ("第一次调用", "初次调用")),
+    Term("compile time", "编译时间", "troubleshooting/slow-first-call.md#cause", ("编译耗时",)),
     Term("cold compile", "冷编译", "troubleshooting/slow-first-call.md", ("冷启动编译",)),
     Term("warm compile", "热编译", "benchmarks/methodology.md#derived-numbers"),
     Term("compile cache", "编译缓存", "how-to/cache-compiled-code.md"),
     Term("regional compilation", "区域编译", "how-to/compile-a-region.md", ("局部编译",)),
     Term("break-even", "回本点", "benchmarks/methodology.md#derived-numbers", ("盈亏平衡点", "收支平衡点")),
     # Measuring
+    Term("time per call", "每次调用耗时", "benchmarks/methodology.md#derived-numbers",
+         ("每次调用时间", "每次调用的时间", "单次调用耗时")),
+    Term("bootstrap (interval)", "自助法", "benchmarks/methodology.md#derived-numbers", ("bootstrap", "自举")),
     Term("speedup", "加速比", "benchmarks/methodology.md#derived-numbers"),
     Term("median", "中位数", "benchmarks/methodology.md#timing"),
     Term("interquartile range (IQR)", "四分位距", "benchmarks/methodology.md#timing"),
@@ -102,11 +117,19 @@ TERMS: tuple[Term, ...] = (
     # Site words
     Term("recipe (troubleshooting)", "排错方案", "troubleshooting/index.md"),
     Term("recipe (settings)", "配方", "benchmarks/resnet50-recipe.md#the-best-recipe-we-found"),
+    Term("knob (of a recipe)", "调节项", "benchmarks/resnet50-recipe.md#the-best-recipe-we-found", ("旋钮",)),
     Term("claim", "论断", "claims/index.md"),
     Term("source article", "原文", "claims/index.md", ("源文章",)),
     Term("verdict", "结论", "claims/index.md"),
     Term("symptom", "症状", "troubleshooting/index.md"),
     Term("minifier", "最小化工具", "how-to/debug-compiled-code.md#shrink-it-to-a-reproducer-the-minifier"),
+    Term("reproducer", "复现程序", "how-to/debug-compiled-code.md#shrink-it-to-a-reproducer-the-minifier",
+         ("复现用例", "复现代码", "复现脚本")),
+    Term("ship (a model, an artifact)", "交付", "how-to/deploy.md", ("要分发的", "分发产物", "分发权重")),
+    # Python's own words stay as Python prints them
+    Term("traceback", "traceback", "troubleshooting/lazy-compile-errors.md#symptom", ("回溯", "堆栈跟踪")),
+    Term("docstring", "docstring", "how-to/compile-options.md#2-pick-a-mode", ("文档字符串",)),
+    Term("minor version", "次版本", "troubleshooting/python-version.md#cause", ("小版本", "次要版本")),
 )
 
 SECTIONS = {  # the nav's sections, for the nav translations and the glossary's own table
