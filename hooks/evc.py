@@ -100,6 +100,8 @@ def _require_shims(config) -> None:
         used.append("i18n-building-flag")
         if config.plugins.get("mkdocs-jupyter") is not None:
             used.append("notebooks-under-i18n")
+    if config.plugins.get("mkdocs-jupyter") is not None:
+        used.append("notebook-cache-entry")
     try:
         for name in used:
             shims.require(name)
@@ -231,15 +233,32 @@ def on_page_content(html, page, config, files):
     lang.set_language(_language(page))
     marks = list(page.meta.get("evc_shown", []))
     me, versions = machine.describe(), machine.versions()
-    if page.file.src_uri.endswith(".py") and BUILD.nb_cache:  # an executed notebook: its run is in our cache
-        runs = [p for p in BUILD.nb_cache.glob("**/*") if p.is_file()]
-        if runs:
-            date = time.strftime("%Y-%m-%d", time.gmtime(max(p.stat().st_mtime for p in runs)))
-            marks.append({"kind": "ran", "machine": me["slug"], "date": date, "torch": versions["torch"],
-                          "key": page.file.src_uri, "how": "notebook"})
+    run = _notebook_run(page, config) if page.file.src_uri.endswith(".py") and BUILD.nb_cache else None
+    if run is not None:  # an executed notebook: the date of its own run, kept in our cache
+        date = time.strftime("%Y-%m-%d", time.gmtime(run.stat().st_mtime))
+        marks.append({"kind": "ran", "machine": me["slug"], "date": date, "torch": versions["torch"],
+                      "key": page.file.src_uri, "how": "notebook"})
     BUILD.saw(marks)
     page.meta["evc_stamp"] = provenance.freshness(me["slug"], versions["torch"], time.strftime("%Y-%m-%d"), marks)
     return html
+
+
+def _notebook_run(page, config) -> Path | None:
+    """The cached run of a notebook page: mkdocs-jupyter's own cache entry for it (shim
+    'notebook-cache-entry': its key is computed by the plugin's private function)."""
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None or not jupyter.should_include(page.file):
+        return None
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    from eager_vs_compiled.pages import shims
+
+    path = _get_cache_path(jupyter.config["cache_dir"], _compute_cache_key(page.file.abs_src_path, jupyter.config, True))
+    try:
+        shims.applied("notebook-cache-entry", int(path.is_file()), f"mkdocs-jupyter's cache for {page.file.src_uri}")
+    except shims.ShimOutdated as err:
+        _shim_failed(err)
+    return path
 
 
 def _write_data(site_dir: Path) -> None:

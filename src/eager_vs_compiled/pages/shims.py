@@ -40,6 +40,9 @@ SHIMS = {s.name: s for s in (
     Shim("notebooks-under-i18n", "mkdocs-jupyter", ("0.26.3",),
          "wraps the tutorial notebooks in mkdocs_jupyter.plugin.NotebookFile again after the i18n plugin "
          "remade them as plain files (hooks/evc.py, _notebooks_again)"),
+    Shim("notebook-cache-entry", "mkdocs-jupyter", ("0.26.3",),
+         "finds a notebook page's own cached run with the plugin's private _compute_cache_key and "
+         "_get_cache_path (mkdocs_jupyter/plugin.py), for the date on that page (hooks/evc.py, _notebook_run)"),
 )}
 
 
