@@ -28,6 +28,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
+from eager_vs_compiled import paths
+
 log = logging.getLogger("mkdocs.hooks.evc")
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\{\{\s*(?P<name>\w+)\((?P<args>.*)\)\s*\}\}[ \t]*$", re.M)
 
@@ -115,11 +117,7 @@ def _language(page) -> str:
 
 
 def on_config(config):
-    root = Path(config.config_file_path).resolve().parent
-    for var, default in (("EVC_MEASUREMENTS", "measurements"), ("EVC_SNIPPETS", "snippets"),
-                         ("EVC_CACHE", ".cache/eager-vs-compiled")):
-        os.environ.setdefault(var, str(root / default))
-    os.environ["EVC_DOCS"] = str(Path(config.docs_dir).resolve())  # always this build's pages
+    paths.anchor(Path(config.config_file_path).resolve().parent, Path(config.docs_dir))  # always this build's pages
 
     ours = logging.getLogger("eager_vs_compiled")
     ours.setLevel(logging.INFO)
@@ -140,7 +138,7 @@ def on_config(config):
             # a cache folder per edition: mkdocs-jupyter evicts what the edition it just built did not use
             jupyter.config["cache_dir"] = str(BUILD.nb_cache / edition)
         return config
-    nb_cache = Path(os.environ["EVC_CACHE"]) / "notebooks" / f"{me['slug']}-{me['fingerprint']}-torch{versions['torch']}"
+    nb_cache = paths.cache() / "notebooks" / f"{me['slug']}-{me['fingerprint']}-torch{versions['torch']}"
     if jupyter is not None:
         jupyter.config["cache_dir"] = str(nb_cache / config.theme.get("language", "en"))
         if store.remeasure_requested():  # execute the notebooks again, and cache the new run
@@ -281,7 +279,7 @@ def _write_data(site_dir: Path) -> None:
             target.with_suffix(".csv").write_text(downloads.to_csv(rec), encoding="utf-8")
     for dest, src in BUILD.copies.items():  # src: under the build's cache (a page never names the checkout)
         (out / dest).parent.mkdir(parents=True, exist_ok=True)
-        (out / dest).write_bytes((Path(os.environ["EVC_CACHE"]) / src).read_bytes())
+        (out / dest).write_bytes((paths.cache() / src).read_bytes())
     for slug in store.machines(root):
         files = sorted(p for p in (root / slug).rglob("*.json"))
         if files:
@@ -301,7 +299,7 @@ def on_post_build(config):
     log.info("eager-vs-compiled: editions %s; measured %d workloads, reused %d records; ran %d snippets, "
              "reused %d cached; executed %d notebooks", "+".join(report["editions"]), report["measured"],
              report["reused"], report["snippets_ran"], report["snippets_cached"], report["notebooks_executed"])
-    path = Path(os.environ["EVC_CACHE"]) / "last-build.json"
+    path = paths.cache() / "last-build.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1))
 

@@ -79,3 +79,18 @@ def test_no_block_of_code_is_copied_in_src_or_tests():
                 seen[window].append(f"{path.relative_to(ROOT)}:{lines[k][0]}")
     copies = [places for places in seen.values() if len(places) > 1]
     assert not copies, copies[:5]
+
+
+def test_the_hook_and_the_page_layer_never_touch_the_environment():
+    """Paths come from eager_vs_compiled.paths (anchored by the build), not from variables the hook
+    writes and the pages read: neither `os.environ`, `os.getenv`, `os.putenv` nor `environ` imported."""
+    files = [ROOT / "hooks" / "evc.py", *sorted((SRC / "pages").glob("*.py"))]
+    found = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv", "unsetenv"):
+                found.append(f"{path.name}:{node.lineno} .{node.attr}")
+            elif isinstance(node, ast.ImportFrom) and node.module == "os" and \
+                    {a.name for a in node.names} & {"environ", "getenv", "putenv", "unsetenv"}:
+                found.append(f"{path.name}:{node.lineno} from os import ...")
+    assert not found, found

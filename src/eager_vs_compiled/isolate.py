@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from . import paths
+
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])  # what `-m eager_vs_compiled.x` needs on the path
 
 
@@ -69,6 +71,6 @@ def kill_children() -> None:
 def module(name: str, args: list[str], env: dict | None, timeout: float,
            cwd: str | None = None) -> tuple[int | None, str, str]:
     """`python -m <name> ARGS` with this interpreter, this package importable (no install needed)."""
-    env = {**os.environ, **(env or {})}
+    env = {**os.environ, **paths.child_env(), **(env or {})}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")]))
     return run([sys.executable, "-m", name, *args], env, timeout, cwd)

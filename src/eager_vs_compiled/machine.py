@@ -16,6 +16,8 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from . import paths
+
 
 def _cpu_model() -> str:
     try:
@@ -71,7 +73,7 @@ def _free_slug(slug: str, fingerprint: str) -> str:
     """`slug`, unless the store already holds that folder for other hardware (another contributor's
     CPU of the same model and core count): then `slug-<short fingerprint>`, so nobody's records are
     measured over. Reads the store named by EVC_MEASUREMENTS (default ./measurements)."""
-    folder = Path(os.environ.get("EVC_MEASUREMENTS", "measurements")) / slug
+    folder = paths.measurements() / slug
     prints = set()
     for path in folder.glob("torch-*/*.json"):
         try:

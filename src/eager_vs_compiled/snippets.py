@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from . import machine
-from . import captures, isolate
+from . import captures, isolate, paths
 from .store import remeasure_requested, write_atomic
 
 log = logging.getLogger("eager_vs_compiled")
@@ -55,11 +55,11 @@ class SnippetResult:
 
 
 def root() -> Path:
-    return Path(os.environ.get("EVC_SNIPPETS", "snippets"))
+    return paths.snippets()
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "snippets"
+    return paths.cache() / "snippets"
 
 
 HEADER_KEYS = ("requires", "expects", "message-in-source")

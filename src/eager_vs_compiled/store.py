@@ -15,6 +15,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from . import paths
 from .records import Record, RecordError, RecordWriteError, load
 
 RELEASE_PREFIX = "torch-"  # measurements/<slug>/torch-2.15.0/
@@ -25,7 +26,7 @@ _warned: set[str] = set()
 
 
 def default_root() -> Path:
-    return Path(os.environ.get("EVC_MEASUREMENTS", "measurements"))
+    return paths.measurements()
 
 
 def remeasure_requested() -> bool:

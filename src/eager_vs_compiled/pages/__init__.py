@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import ast
 import importlib
-import os
 from pathlib import Path
 
 def docs_root() -> Path:
-    """The pages this build renders (the hook sets EVC_DOCS to its docs_dir; `docs` beside the checkout)."""
-    return Path(os.environ.get("EVC_DOCS", "docs"))
+    """The pages this build renders (the hook anchors them at its docs_dir; `docs` beside the checkout)."""
+    from .. import paths
+
+    return paths.docs()
 
 
 # directive name -> "module:function" under eager_vs_compiled

@@ -8,10 +8,8 @@ from datetime import datetime
 
 import hashlib
 import json
-import os
-from pathlib import Path
 
-from .. import isolate, recipes, stats, workloads
+from .. import isolate, paths, recipes, stats, workloads
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
@@ -182,7 +180,7 @@ def where_the_time_goes(arch: str = "resnet50") -> str:
 
 def _profile(rec: Record, mode: str) -> dict:
     key = hashlib.sha256(json.dumps([rec.spec_hash, mode, rec.versions, rec.machine.get("fingerprint")]).encode())
-    cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled")) / "profiles" / f"{key.hexdigest()[:20]}.json"
+    cache = paths.cache() / "profiles" / f"{key.hexdigest()[:20]}.json"
     if not cache.exists():
         cache.parent.mkdir(parents=True, exist_ok=True)
         code_, _, err = isolate.module("eager_vs_compiled.profile", [rec.workload, rec.profile, mode, str(cache)], None, 1200)

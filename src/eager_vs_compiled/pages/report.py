@@ -138,10 +138,9 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     with `modes` (`--mode` each; default: the command's), then its Markdown report shown and its
     standalone HTML linked. The run is kept beside this machine's records (<release>/model-reports/,
     committed like them): a build that finds it fresh there measures nothing."""
-    import os
     from pathlib import Path
 
-    from .. import machine, snippets, store, usermodel
+    from .. import machine, paths, snippets, store, usermodel
     from .downloads import SCHEME
     from .provenance import _marker, shown
 
@@ -151,7 +150,7 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     # so a clone elsewhere finds the committed run fresh.
     here = Path.cwd().resolve()
     target = f"{path.relative_to(here) if path.is_relative_to(here) else path}:{function}"
-    cache = Path(os.environ.get("EVC_CACHE", ".cache/eager-vs-compiled"))
+    cache = paths.cache()
     slug, rel = machine.describe()["slug"], store.release(machine.versions()["torch"])
     folder = store.release_dir(cache / REPORTS, slug, rel)
     kept = store.release_dir(store.default_root(), slug, rel) / REPORTS
