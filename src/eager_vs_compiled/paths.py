@@ -21,6 +21,11 @@ def anchor(root: Path, docs: Path) -> None:
     _anchored.update(root=Path(root).resolve(), docs=Path(docs).resolve())
 
 
+def root() -> Path:
+    """The project's root: the folder a build anchored, else the current one."""
+    return _anchored.get("root") or Path.cwd().resolve()
+
+
 def _named(var: str) -> Path:
     value = os.environ.get(var)
     return Path(value) if value else _anchored.get("root", Path()) / DEFAULTS[var]

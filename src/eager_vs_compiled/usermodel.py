@@ -20,7 +20,7 @@ from pathlib import Path
 
 import torch
 
-from . import workloads
+from . import paths, workloads
 
 USER_FAMILY = workloads.USER_FAMILY
 KEYS = {"model", "inputs", "step", "dtype", "rtol", "inputs2", "items"}
@@ -37,7 +37,7 @@ def load_factory(target: str):
         raise ModelError(f"--model {target!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION")
     try:
         if path_or_module.endswith(".py") or "/" in path_or_module:
-            path = Path(path_or_module).resolve()
+            path = (paths.root() / path_or_module).resolve()  # a relative path: from the project's root
             if not path.is_file():
                 raise ModelError(f"--model {target!r}: no such file {path}")
             spec = importlib.util.spec_from_file_location(f"evc_user_{path.stem}", path)
@@ -151,7 +151,7 @@ def workload_for(target: str, profile: str, input_shape: tuple | list | None = N
     """A Workload that measures the factory's model: the modes of the device, its step and dtype."""
     spec = call_factory(target, input_shape)
     path_or_module = target.rpartition(":")[0]
-    source = Path(path_or_module).resolve() if path_or_module.endswith(".py") or "/" in path_or_module else None
+    source = (paths.root() / path_or_module).resolve() if path_or_module.endswith(".py") or "/" in path_or_module else None
     code = source.read_text(encoding="utf-8") if source else inspect.getsource(load_factory(target))
     modes = ("eager", "default", "max-autotune") if profile == "cpu" else workloads.ALL_MODES
     batch = int(spec["inputs"][0].shape[0]) if spec["inputs"][0].dim() else 1

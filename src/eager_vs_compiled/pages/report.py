@@ -138,17 +138,15 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     with `modes` (`--mode` each; default: the command's), then its Markdown report shown and its
     standalone HTML linked. The run is kept beside this machine's records (<release>/model-reports/,
     committed like them): a build that finds it fresh there measures nothing."""
-    from pathlib import Path
-
     from .. import machine, paths, snippets, store, usermodel
     from .downloads import SCHEME
     from .provenance import _marker, shown
 
     rel_file, _, function = rel_target.rpartition(":")
     path = (snippets.root() / rel_file).resolve()
-    # Relative to where the build runs (its children run there too): the record names no checkout path,
-    # so a clone elsewhere finds the committed run fresh.
-    here = Path.cwd().resolve()
+    # Relative to the project's root (the CLI below runs there): the record names no checkout path, so a
+    # clone elsewhere, built from any folder, finds the committed run fresh.
+    here = paths.root()
     target = f"{path.relative_to(here) if path.is_relative_to(here) else path}:{function}"
     cache = paths.cache()
     slug, rel = machine.describe()["slug"], store.release(machine.versions()["torch"])
@@ -204,12 +202,12 @@ def _fresh(target: str, out: str, modes: tuple) -> bool:
 def _measure_once(target: str, out: str, rel_target: str, modes: tuple = ()) -> None:
     """The CLI run behind a report, once per build (both editions of the page show the same run), and
     none while the record it would write is fresh."""
-    from .. import isolate
+    from .. import isolate, paths
 
     if _fresh(target, out, modes):
         return
     args = ["measure", "--model", target, "--out", out, *[a for m in modes for a in ("--mode", m)]]
-    code, _, err = isolate.module("eager_vs_compiled", args, None, 1800)
+    code, _, err = isolate.module("eager_vs_compiled", args, None, 1800, cwd=str(paths.root()))
     if code != 0:
         raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
 
