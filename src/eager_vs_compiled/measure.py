@@ -29,11 +29,10 @@ from pathlib import Path
 from typing import Callable
 
 from . import freshness, machine, recipes, records, store, workloads
-from .rounds import PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (ROUNDS_MIN: read by the tests)
+from .rounds import HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
 
-HARNESS_VERSION = 4
 log = logging.getLogger("eager_vs_compiled")
 Progress = Callable[[str], None]
 

@@ -27,6 +27,7 @@ Progress = Callable[[str], None]
 # Rounds of fresh processes, every mode once per round (Kalibera & Jones 2013: repeat at the level that
 # varies most, here the process). After ROUNDS_MIN, another round only while some speedup's interval is
 # wider than TARGET_HALF_WIDTH, the workload's extra rounds fit in EXTRA_BUDGET_S, and ROUNDS_MAX allows.
+HARNESS_VERSION = 4  # how records are measured: a record of another version is stale (freshness.py)
 ROUNDS_MIN = 3
 ROUNDS_MAX = 6
 TARGET_HALF_WIDTH = 0.02

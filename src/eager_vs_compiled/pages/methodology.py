@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import calibrate, measure, records, rounds, stats, store, timing, workloads
+from .. import calibrate, records, rounds, stats, store, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
 from .provenance import this_machine
@@ -57,7 +57,7 @@ def harness_settings() -> str:
                                               min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
                                               confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
-                                              version=measure.HARNESS_VERSION)
+                                              version=rounds.HARNESS_VERSION)
             + "\n{: .evc-provenance }\n")
 
 
@@ -87,7 +87,7 @@ def protocols() -> str:
     """Each mode timed alone against interleaved with eager, the same rounds in one window."""
     out = []
     for slug, (rel, folder) in _experiments(calibrate.PROTOCOLS).items():
-        recs = {p: {f.stem: records.load(f) for f in sorted((folder / p).glob("*.json"))} for p in measure.PROTOCOLS}
+        recs = {p: {f.stem: records.load(f) for f in sorted((folder / p).glob("*.json"))} for p in rounds.PROTOCOLS}
         lines = [tr("| Workload | Mode | Eager, alone | Eager, interleaved | Mode, alone | Mode, interleaved | "
                     "Speedup, alone | Speedup, interleaved | Moved? |"), "|---|---|---|---|---|---|---|---|---|"]
         shown_recs = []

@@ -185,7 +185,7 @@ def _fresh(target: str, out: str, modes: tuple) -> bool:
     """Whether `out` holds a fresh record of the target with every mode asked for, and its report."""
     from pathlib import Path
 
-    from .. import freshness, machine, measure, records, store, usermodel, workloads
+    from .. import freshness, machine, records, rounds, store, usermodel, workloads
 
     folder = store.release_dir(Path(out), machine.describe()["slug"], store.release(machine.versions()["torch"]))
     name = usermodel.name_of(target)
@@ -195,7 +195,7 @@ def _fresh(target: str, out: str, modes: tuple) -> bool:
     w = usermodel.workload_for(target, profile)
     want = usermodel.modes_for([], list(modes), profile) or list(w.modes[profile])
     return freshness.staleness(records.load(folder / f"{name}.json"), machine.describe(), machine.versions()["torch"],
-                               measure.HARNESS_VERSION, w.spec_hash(profile), want) is None
+                               rounds.HARNESS_VERSION, w.spec_hash(profile), want) is None
 
 
 @functools.lru_cache(maxsize=None)
