@@ -544,6 +544,11 @@ QUESTIONS = {
         "function marked as skipped with fullgraph": "troubleshooting/marked-as-skipped/",
         "graph break inside a for loop runs the whole function eager": "troubleshooting/graph-break-in-loop/",
         "torch.compile model slower than eager": "troubleshooting/no-speedup/",
+        "C extension called from my autograd.Function breaks the graph": "troubleshooting/third-party-c-extension/",
+        "installed triton version does not match torch": "troubleshooting/triton-version-mismatch/",
+        "ptxas does not support my new GPU": "troubleshooting/ptxas-unknown-gpu/",
+        "max-autotune keeps logging out of resource shared memory": "troubleshooting/max-autotune-out-of-resource/",
+        "torch.compile fails on my Mac with mps": "troubleshooting/mps-compile/",
     },
     "zh/": {
         "编译之后注册的钩子没有执行": "troubleshooting/hook-after-compile/",
@@ -551,6 +556,11 @@ QUESTIONS = {
         "函数被标记为跳过": "troubleshooting/marked-as-skipped/",
         "循环里的图中断让整个函数回退到 eager": "troubleshooting/graph-break-in-loop/",
         "为什么 torch.compile 之后模型没有加速": "troubleshooting/no-speedup/",
+        "第三方库的 C 扩展让编译报错": "troubleshooting/third-party-c-extension/",
+        "Triton 版本和 torch 对不上": "troubleshooting/triton-version-mismatch/",
+        "新 GPU 上 Triton 的 ptxas 报错": "troubleshooting/ptxas-unknown-gpu/",
+        "max-autotune 日志里一直有 out of resource": "troubleshooting/max-autotune-out-of-resource/",
+        "在 Mac 的 MPS 上用 torch.compile 报错": "troubleshooting/mps-compile/",
     },
 }
 
