@@ -557,7 +557,7 @@ QUESTIONS = {
         "循环里的图中断让整个函数回退到 eager": "troubleshooting/graph-break-in-loop/",
         "为什么 torch.compile 之后模型没有加速": "troubleshooting/no-speedup/",
         "第三方库的 C 扩展让编译报错": "troubleshooting/third-party-c-extension/",
-        "Triton 版本和 torch 对不上": "troubleshooting/triton-version-mismatch/",
+        "Triton 升级后 AttrsDescriptor 导入失败": "troubleshooting/triton-version-mismatch/",
         "新 GPU 上 Triton 的 ptxas 报错": "troubleshooting/ptxas-unknown-gpu/",
         "max-autotune 日志里一直有 out of resource": "troubleshooting/max-autotune-out-of-resource/",
         "在 Mac 的 MPS 上用 torch.compile 报错": "troubleshooting/mps-compile/",
