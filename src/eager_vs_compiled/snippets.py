@@ -129,7 +129,12 @@ def cached(rel_path: str) -> bool:
     """Whether a build here would reuse a cached run of snippets/<rel_path> (or skip it: this machine
     lacks what it requires) instead of running it: its text, torch, Python and the machine unchanged."""
     code = (root() / rel_path).read_text(encoding="utf-8")
-    return bool(requirements(code) - available(machine.describe())) or (cache_dir() / f"{_key(code)}.json").is_file()
+    return bool(requirements(code) - available(machine.describe())) or _cache_path(code).is_file()
+
+
+def _cache_path(code: str) -> Path:
+    """Where a run of this snippet text is kept (its key: the text, torch, Python and the machine)."""
+    return cache_dir() / f"{_key(code)}.json"
 
 
 def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = True,
@@ -147,7 +152,7 @@ def run(rel_path: str, timeout: float = DEFAULT_TIMEOUT_S, use_cache: bool = Tru
     if missing:
         return SnippetResult(_shown_path(path), code, None, "", "", 0.0,
                              skipped=f"requires {', '.join(sorted(missing))}", **stamp)
-    cached = cache_dir() / f"{_key(code)}.json"
+    cached = _cache_path(code)
     # EVC_REMEASURE=1 re-runs each snippet once per process (build), not once per page that shows it.
     fresh_enough = not remeasure_requested() or cached.name in _RAN_HERE
     if use_cache and str(cached) in _PREFETCHED:  # run by this build just before: the first page shows it as run
