@@ -10,9 +10,9 @@ from eager_vs_compiled.pages import benchmarks, charts, machines, tables
 from helpers import RELEASE, ROOT, make_record
 
 REFERENCE = "cpu-intel-xeon-2c"  # the CPU machine whose records of every tested release are committed
-# The CPU machine whose scheduled records were re-measured when the harness last changed (harness 3:
-# rounds of processes): the reference machine's records stay harness-2 history until it re-measures.
-CURRENT = "cpu-amd-epyc-2c"
+# The CPU machines whose scheduled records were re-measured when the harness last changed (harness 4:
+# rounds of fresh processes, the allocator's thresholds fixed): a fresh clone on either measures nothing.
+CURRENT = ("cpu-intel-xeon-2c", "cpu-amd-epyc-2c")
 
 
 def committed_records():
@@ -53,13 +53,14 @@ def test_the_reference_cpu_records_of_this_release_cover_the_profile_and_match_t
     assert peaks["matmul_tflops"]["float32"] > 0 and peaks["copy_gb_s"] > 0
 
 
-def test_the_current_harness_records_cover_the_scheduled_profile_and_match_the_code():
+@pytest.mark.parametrize("slug", CURRENT)
+def test_the_current_harness_records_cover_the_scheduled_profile_and_match_the_code(slug):
     """What a fresh clone on that machine finds fresh: it measures nothing."""
     for w in workloads.in_profile("cpu"):
         if not w.scheduled("cpu"):
             continue
-        path = store.path_for(ROOT / "measurements", CURRENT, w.name, RELEASE)
-        assert path.exists(), f"{w.name}: no committed record of {CURRENT}"
+        path = store.path_for(ROOT / "measurements", slug, w.name, RELEASE)
+        assert path.exists(), f"{w.name}: no committed record of {slug}"
         rec = records.load(path)
         assert rec.spec_hash == w.spec_hash("cpu"), f"{w.name}: record measured with another definition"
         assert rec.harness_version == measure.HARNESS_VERSION, f"{w.name}: older harness"
@@ -143,12 +144,13 @@ def test_machines_says_so_when_nothing_is_committed(tmp_path, monkeypatch):
     assert "No committed record" in machines.record_outline("mlp")
 
 
-def test_the_example_model_report_of_the_current_machine_is_committed_fresh_and_names_no_checkout():
+@pytest.mark.parametrize("slug", CURRENT)
+def test_the_example_model_report_of_the_current_machine_is_committed_fresh_and_names_no_checkout(slug):
     """The how-to page's report is kept beside the records: a fresh clone on that machine measures nothing
     for it, whatever folder it was cloned into."""
     from eager_vs_compiled.pages import report
 
-    folder = store.release_dir(ROOT / "measurements", CURRENT, RELEASE) / report.REPORTS
+    folder = store.release_dir(ROOT / "measurements", slug, RELEASE) / report.REPORTS
     rec = records.load(folder / "my_model_factory-factory.json")
     assert rec.harness_version == measure.HARNESS_VERSION
     assert rec.spec["sizes"]["model"] == "snippets/how-to/my_model_factory.py:factory"
