@@ -9,6 +9,7 @@ from eager_vs_compiled import machine, store
 from eager_vs_compiled.pages import provenance as p
 from eager_vs_compiled.pages.lang import using
 from eager_vs_compiled.records import ModeResult, Record
+from eager_vs_compiled.rounds import HARNESS_VERSION
 
 BOX = {"slug": "cpu-test-2c", "cpu": "Test CPU", "cores": 2, "fingerprint": "f00d"}
 
@@ -76,8 +77,12 @@ def test_a_tab_indents_its_body_under_its_label():
 
 def test_the_tab_of_this_machine_says_this_build_and_others_committed():
     mine = {**BOX, "slug": machine.describe()["slug"]}
-    assert p.tab_label(mine["slug"], [record(box=mine)]) == "Test CPU, 2 cores (this build)"
+    here = dict(box=mine, harness_version=HARNESS_VERSION, torch=machine.versions()["torch"])
+    assert p.tab_label(mine["slug"], [record(**here)]) == "Test CPU, 2 cores (this build)"
     assert p.tab_label("cpu-test-2c", [record()]) == "Test CPU, 2 cores (committed)"
+    # this machine's record of an older harness or torch release is committed history, not this build's
+    assert p.tab_label(mine["slug"], [record(**{**here, "harness_version": 2})]) == "Test CPU, 2 cores (committed)"
+    assert p.tab_label(mine["slug"], [record(**{**here, "torch": "2.9.1"})]) == "Test CPU, 2 cores (committed)"
 
 
 # --- the words a speedup earns -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .. import measure, store, workloads
 from . import charts
 from ..records import Record
 from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_time, interval, machine_label, ok, record_line,
-                         skipped_note, speedup, stamp, tab, tab_label, this_machine)
+                         skipped_note, speedup, stamp, tab, tab_label, this_machine, built_here)
 from .lang import then, tr, tr_known
 from .machines import roof
 from .tables import table
@@ -26,12 +26,15 @@ def records_by_machine(names: list[str]) -> dict[str, list[Record]]:
     out: dict[str, list[Record]] = defaultdict(list)
     for name in names:
         w = workloads.get(name)
+        mine = None
         if w.in_profile(profile):  # measured now if missing; an on-demand workload only if committed
-            rec = measure.ensure_record(name, measure_missing=w.scheduled(profile))
-            if rec is not None:
-                out[me].append(rec)
+            mine = measure.ensure_record(name, measure_missing=w.scheduled(profile))
+            if mine is not None:
+                out[me].append(mine)
         for rec in store.records_for(name):
-            if rec.machine.get("slug") != me:
+            # This machine's committed record that the build did not take as fresh (an on-demand workload
+            # measured with an older harness or torch) is shown as what it is, as another machine's would be.
+            if rec.machine.get("slug") != me or mine is None:
                 out[rec.machine["slug"]].append(rec)
     return dict(sorted(out.items(), key=lambda kv: kv[0] != me))
 
@@ -54,8 +57,18 @@ def workload(name: str) -> str:
                   "This workload is in the {profiles} profile only, and no machine has committed a record of it "
                   "yet ({how} writes one; see [add your machine](add-your-machine.md)).", profiles=profiles, how=how)
         return f'!!! note "{tr("Not measured yet")}"\n    {text}\n'
-    return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]))
+    return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]) + _older_note(slug, recs[0]))
                      for slug, recs in by_machine.items()) + skipped_note(f"/{name}.json")
+
+
+def _older_note(slug: str, rec: Record) -> str:
+    """Under this machine's committed record that the build did not measure again (on demand only)."""
+    if slug != this_machine() or built_here(rec):
+        return ""
+    return "\n" + tr("This machine's committed record, measured with harness {v} and torch {torch}, not the current "
+                     "ones: shown as it is, as history. This workload is measured only when asked for: "
+                     "`./evc.sh measure --workload {name}` measures it again.", v=rec.harness_version,
+                     torch=code(rec.versions.get("torch", "?")), name=rec.workload) + "\n"
 
 
 def history_note(rec: Record) -> str:

@@ -154,9 +154,19 @@ def this_machine() -> str:
     return machine.describe()["slug"]
 
 
+def built_here(rec: Record) -> bool:
+    """Whether a record of this machine is one this build takes as fresh: the current harness and the
+    installed torch release (an older one is committed history, like another machine's)."""
+    from ..rounds import HARNESS_VERSION
+
+    return (rec.harness_version == HARNESS_VERSION
+            and store.release(rec.versions.get("torch", "")) == store.release(machine.versions()["torch"]))
+
+
 def tab_label(slug: str, recs: list[Record]) -> str:
     """'AMD EPYC, 2 cores (this build)' or '(committed)': the tab of one machine."""
-    return tr("{label} (this build)" if slug == this_machine() else "{label} (committed)", label=label(recs[0].machine))
+    here = slug == this_machine() and all(built_here(r) for r in recs)
+    return tr("{label} (this build)" if here else "{label} (committed)", label=label(recs[0].machine))
 
 
 def tab(label: str, body: str) -> str:
