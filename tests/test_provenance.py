@@ -83,6 +83,8 @@ def test_the_tab_of_this_machine_says_this_build_and_others_committed():
     # this machine's record of an older harness or torch release is committed history, not this build's
     assert p.tab_label(mine["slug"], [record(**{**here, "harness_version": 2})]) == "Test CPU, 2 cores (committed)"
     assert p.tab_label(mine["slug"], [record(**{**here, "torch": "2.9.1"})]) == "Test CPU, 2 cores (committed)"
+    mixed = [record(**here), record(**{**here, "harness_version": 2})]  # an overview chart of this machine
+    assert p.tab_label(mine["slug"], mixed) == "Test CPU, 2 cores (this build)"
 
 
 # --- the words a speedup earns -----------------------------------------------------------------------

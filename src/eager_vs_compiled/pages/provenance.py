@@ -164,8 +164,10 @@ def built_here(rec: Record) -> bool:
 
 
 def tab_label(slug: str, recs: list[Record]) -> str:
-    """'AMD EPYC, 2 cores (this build)' or '(committed)': the tab of one machine."""
-    here = slug == this_machine() and all(built_here(r) for r in recs)
+    """'AMD EPYC, 2 cores (this build)' or '(committed)': the tab of one machine. A tab of this machine
+    that holds only its older committed records is '(committed)'; one that mixes them with this build's
+    (an overview chart) is this build's, each record's own line saying which harness measured it."""
+    here = slug == this_machine() and any(built_here(r) for r in recs)
     return tr("{label} (this build)" if here else "{label} (committed)", label=label(recs[0].machine))
 
 
