@@ -71,6 +71,25 @@ def test_a_build_runs_untimed_snippets_side_by_side_and_timed_ones_alone(tmp_pat
     assert snippets.run("bad.py").stdout == "y\n"
 
 
+def test_a_timed_snippet_starts_with_torch_imported_and_nothing_of_the_compiler(tmp_path, monkeypatch):
+    """A build forks the timed snippets from a server that imported torch alone: the compiler's modules
+    load inside the snippet, as in a fresh interpreter, so a timed first call pays for them as a
+    reader's does; a timed snippet that starts processes still gets a fresh interpreter."""
+    import os
+
+    probe = ('"""Timed."""\nimport os, sys, time\nt0 = time.perf_counter()\n'
+             'print(os.getpid(), *(m in sys.modules for m in ("torch", "torch._inductor.compile_fx")))\n')
+    (tmp_path / "t.py").write_text(probe)
+    (tmp_path / "f.py").write_text(probe + "import subprocess\n")
+    monkeypatch.setenv("EVC_SNIPPETS", str(tmp_path))
+    monkeypatch.setenv("EVC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("EVC_REMEASURE", raising=False)
+    assert snippets.prefetch(["t.py", "f.py"], jobs=2) == {"beside": 0, "alone": 2}
+    forked, fresh = (snippets.run(rel).stdout.split() for rel in ("t.py", "f.py"))
+    assert forked[1:] == ["True", "False"] and fresh[1:] == ["False", "False"]
+    assert int(forked[0]) != os.getpid() and not snippets.run("t.py").beside
+
+
 @pytest.mark.parametrize("rel", SNIPPETS)
 def test_snippet_follows_the_house_shape(rel):
     text = (ROOT / "snippets" / rel).read_text()

@@ -7,11 +7,13 @@ server (`serve`, in the snippets' own environment) that imports those once and t
 process per snippet: as `python SNIPPET` would, the child runs the file as `__main__` in a scratch
 folder, in a session of its own, with stdout and stderr in files, and exits with the code the
 interpreter would give. A snippet that leaned on a module the server imported (and forgot its own
-import) is caught by tests/test_snippet_isolation.py (every global it reads is bound by it). Snippets
-that time something run in a fresh interpreter, as a reader runs them (snippets.prefetch).
+import) is caught by tests/test_snippet_isolation.py (every global it reads is bound by it).
 
 Snippets that change the environment, start processes or look at their own process (memory, argv)
-still get a fresh interpreter: see FRESH.
+still get a fresh interpreter: see FRESH. A build forks the snippets that time something, one at a
+time, from a server that imported torch alone (TIMED_PRELOAD): their timed regions then load Dynamo
+and Inductor lazily, as in a reader's `python SNIPPET`, and only the import of torch (a second and a
+half of CPU before the first line) is shared.
 
 Protocol: one JSON line per request on stdin ({"path", "cwd", "out", "err", "status"}), answered
 with one line holding the child's pid; the child writes its exit code into the "status" file last.
@@ -33,6 +35,7 @@ import traceback
 from pathlib import Path
 
 PRELOAD = ("torch", "torchvision", "torch._dynamo", "torch._inductor.compile_fx")
+TIMED_PRELOAD = ("torch",)
 # `environ`, not `os.environ`: `from os import environ` and `import os as o` change it too.
 FRESH = re.compile(r"\benviron\b|putenv|unsetenv|subprocess|multiprocessing|torch\.distributed|maxrss"
                    r"|/proc/self|__main__|sys\.argv")
@@ -80,11 +83,12 @@ def _child(request: dict) -> int:
     return code
 
 
-def serve() -> None:
-    for name in PRELOAD:
+def serve(preload: tuple[str, ...] = PRELOAD) -> None:
+    for name in preload:
         __import__(name)
-    from torch._inductor import cpu_vec_isa
-    cpu_vec_isa.pick_vec_isa()  # the instruction set Inductor compiles for, known to every fork
+    if "torch._inductor.compile_fx" in preload:
+        from torch._inductor import cpu_vec_isa
+        cpu_vec_isa.pick_vec_isa()  # the instruction set Inductor compiles for, known to every fork
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     for line in sys.stdin:
         request = json.loads(line)
@@ -106,12 +110,12 @@ def serve() -> None:
 
 # --- the client side (the snippet pool) ------------------------------------------------------------
 class Server:
-    def __init__(self, env: dict):
+    def __init__(self, env: dict, preload: tuple[str, ...] = PRELOAD):
         self.env = env
         # Not `python forks.py`: the package's folder first on sys.path would hide modules of the standard
         # library (our profile.py is cProfile's `profile`). The package is found where this module was.
         start = (f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r}); "
-                 "from eager_vs_compiled.forks import serve; del sys.path[0]; serve()")
+                 f"from eager_vs_compiled.forks import serve; del sys.path[0]; serve({tuple(preload)!r})")
         self.proc = subprocess.Popen([sys.executable, "-c", start], env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, start_new_session=True)
         self.live: set[int] = set()  # pids of the snippets running now (killed with the pool)
@@ -158,10 +162,10 @@ class Runner:
     """Stands in for the `isolate` module of a snippet run: `run` forks from a server where it may
     (the snippet's own environment, a scratch folder, nothing that needs a fresh interpreter)."""
 
-    def __init__(self):
+    def __init__(self, preload: tuple[str, ...] = PRELOAD):
         import threading
 
-        self.lock, self.server = threading.Lock(), None
+        self.lock, self.server, self.preload = threading.Lock(), None, preload
 
     def run(self, cmd: list[str], env: dict, timeout: float, cwd: str | None = None):
         from . import isolate
@@ -171,7 +175,7 @@ class Runner:
             return isolate.run(cmd, env, timeout, cwd)
         with self.lock:
             if self.server is None:
-                self.server = Server(env)
+                self.server = Server(env, self.preload)
         if env != self.server.env:  # the server's imports saw another environment
             return isolate.run(cmd, env, timeout, cwd)
         return self.server.run(path, timeout, cwd, self.lock)

@@ -213,7 +213,7 @@ def prefetch(rel_paths: list[str], jobs: int) -> dict[str, int]:
         if not result.cached and not result.skipped:
             _PREFETCHED[str(cache_dir() / f"{_key(result.code)}.json")] = result
 
-    from .forks import Runner
+    from .forks import TIMED_PRELOAD, Runner
 
     # The untimed ones need not pay 3 CPU s each for importing torch: forked, side by side, and so shown
     # without a duration. On one core they run as a reader runs them, one at a time, duration shown.
@@ -224,8 +224,12 @@ def prefetch(rel_paths: list[str], jobs: int) -> dict[str, int]:
     finally:
         if forks is not None:
             forks.stop()
-    for rel in alone:  # a fresh interpreter each, as a reader runs it
-        keep(rel, False)
+    solo = Runner(TIMED_PRELOAD)  # torch imported, nothing else: each timed region as in a fresh interpreter
+    try:
+        for rel in alone:  # one at a time, on an otherwise idle machine
+            keep(rel, False, solo)
+    finally:
+        solo.stop()
     return {"beside": len(beside), "alone": len(alone)}
 
 
