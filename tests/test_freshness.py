@@ -25,11 +25,15 @@ def child(monkeypatch):
     def fake(args, env, timeout):
         mode, phase = args["mode"], args["phase"]
         asked.append((mode, phase))
+        eager = ModeResult("eager", "ok", samples_s=list(NEW_EAGER), processes=[{"n": 3, "phase": phase}])
         if mode == "eager":
-            return {"eager": ModeResult("eager", "ok", samples_s=list(NEW_EAGER), processes=[{"n": 3, "phase": phase}])}
-        return {mode: ModeResult(mode, "ok", samples_s=list(NEW_COMPILED), processes=[{"n": 3, "phase": phase}],
-                                 first_call_s=2.0 if phase == "time" else None,
-                                 compile_warm_s=0.5 if phase == "warm" else None, max_abs_err=0.0, max_rel_err=0.0)}
+            return {"eager": eager}
+        beside = args["protocol"] == "interleaved"  # eager timed beside the mode, as the real child does
+        got = ModeResult(mode, "ok", samples_s=list(NEW_COMPILED), eager_samples_s=list(NEW_EAGER) if beside else [],
+                         processes=[{"n": 3, "phase": phase, **({"eager_n": 3} if beside else {})}],
+                         first_call_s=2.0 if phase == "time" else None,
+                         compile_warm_s=0.5 if phase == "warm" else None, max_abs_err=0.0, max_rel_err=0.0)
+        return {mode: got, "eager": eager} if beside else {mode: got}
 
     monkeypatch.setattr(rounds, "_run_child", fake)
     monkeypatch.setattr(measure, "_ensured", {})
@@ -50,8 +54,9 @@ BUDGET_SKIPPED = ModeResult("max-autotune", "skipped", message="time budget: 3 s
 
 
 def asked_rounds(*modes: str) -> list[tuple[str, str]]:
-    """The processes the harness asks for: ROUNDS_MIN rounds of `modes` (eager first), the order
-    turning by one each round; a compiled mode cold, then warm, then from the cache."""
+    """The processes the harness asks for: ROUNDS_MIN rounds of `modes` (eager first, where it has
+    processes of its own), the order turning by one each round; a compiled mode cold, then warm, then
+    from the cache."""
     phase = {0: "time", 1: "warm"}
     out = []
     for rnd in range(measure.ROUNDS_MIN):
@@ -66,7 +71,7 @@ def test_a_mode_skipped_for_the_budget_is_measured_alone_and_the_rest_is_kept(tm
     old.results[2] = BUDGET_SKIPPED
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == asked_rounds("eager", "max-autotune")  # not default; eager again, as its baseline in this window
+    assert child == asked_rounds("max-autotune")  # not default; eager beside it, its baseline in this window
     assert [r.mode for r in done.results] == ["eager", "default", "max-autotune"]
     # default as it was; eager's new processes join the old one (the baseline spans both windows)
     assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * measure.ROUNDS_MIN
@@ -82,7 +87,7 @@ def test_a_mode_the_record_lacks_is_measured_alone_and_added_after_the_others(tm
     old.results = [old.results[2], old.results[0]]  # max-autotune, eager: default never measured
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == asked_rounds("eager", "default")
+    assert child == asked_rounds("default")
     assert [r.mode for r in done.results] == ["max-autotune", "eager", "default"]  # the previous order, then new
     assert done.result("max-autotune").samples_s == list(OLD_COMPILED)
     assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * measure.ROUNDS_MIN
@@ -112,7 +117,7 @@ def test_a_record_stale_for_another_reason_is_measured_whole_even_with_modes_unf
     old.results[2] = BUDGET_SKIPPED
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == asked_rounds("eager", "default", "max-autotune")
+    assert child == asked_rounds("default", "max-autotune")
     k = measure.ROUNDS_MIN
     assert [r.samples_s for r in done.results] == [list(NEW_EAGER) * k, list(NEW_COMPILED) * k, list(NEW_COMPILED) * k]
     assert done.machine == machine.describe() and done.spec_hash == workloads.get("mlp").spec_hash(done.profile)
@@ -123,7 +128,7 @@ def test_a_record_with_every_mode_unfinished_is_measured_whole(tmp_path, child):
     old.results = [dataclasses.replace(BUDGET_SKIPPED, mode=m) for m in ("eager", "default", "max-autotune")]
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
-    assert child == asked_rounds("eager", "default", "max-autotune")
+    assert child == asked_rounds("default", "max-autotune")
     assert [r.status for r in done.results] == ["ok", "ok", "ok"]
 
 

@@ -133,7 +133,7 @@ def test_modes_that_no_longer_fit_the_budget_are_recorded_as_skipped(monkeypatch
 
     monkeypatch.setattr(rounds, "_run_child", fake_child)
     w = workloads.get("mlp")
-    rec = measure.measure_workload("mlp", "cpu", deadline=clock["now"] + 65)
+    rec = measure.measure_workload("mlp", "cpu", deadline=clock["now"] + 65, protocol="alone")
     status = {r.mode: r.status for r in rec.results}
     assert status == {"eager": "ok", "default": "ok", "max-autotune": "skipped"}
     assert "time budget" in rec.result("max-autotune").message
@@ -141,3 +141,29 @@ def test_modes_that_no_longer_fit_the_budget_are_recorded_as_skipped(monkeypatch
     assert len(rec.result("eager").process_samples()) == 3 and len(rec.result("default").process_samples()) == 2
     assert rec.result("eager").median_s == 0.02 and rec.result("default").speedup == 2.0
     assert measure.estimate_s(w, "default") <= 65 < measure.estimate_s(w, "max-autotune")  # what fit, what did not
+
+
+def test_by_default_eager_is_timed_beside_each_mode_and_a_slow_window_cancels_in_its_ratio(monkeypatch):
+    """No process of eager's own: each compiled mode's process times eager beside it. The second process
+    runs in a window twice as slow, on both sides: the speedup and its interval stay exactly 2."""
+    from eager_vs_compiled import data
+
+    asked = []
+
+    def fake_child(args, env, timeout):
+        asked.append((args["mode"], args["protocol"]))
+        slow, mode = (2.0 if len(asked) == 2 else 1.0), args["mode"]
+        return {mode: records.ModeResult(mode, "ok", samples_s=[0.01 * slow] * 3, eager_samples_s=[0.02 * slow] * 3,
+                                         processes=[{"n": 3, "eager_n": 3}], first_call_s=1.0, max_rel_err=0.0),
+                "eager": records.ModeResult("eager", "ok", samples_s=[0.02 * slow] * 3, processes=[{"n": 3}])}
+
+    monkeypatch.setattr(rounds, "_run_child", fake_child)
+    rec = measure.measure_workload("mlp", "cpu")
+    modes = ["default", "max-autotune"]
+    assert asked == [(m, "interleaved") for m in modes + modes[::-1] + modes]  # the order turns each round
+    for mode in modes:
+        assert rec.result(mode).speedup == 2.0 and data.speedup_interval(rec.result(mode)) == (2.0, 2.0)
+    assert rec.result("eager").status == "ok" and len(rec.result("eager").process_samples()) == 3
+    assert measure.planned_steps(workloads.get("mlp"), ["eager", *modes]) == 3 * 2  # no step for eager's own
+    assert measure.default_protocol(["eager", "default", "onnxruntime"]) == "alone"
+    assert measure.default_protocol(["eager"]) == "alone"

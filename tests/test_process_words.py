@@ -78,16 +78,21 @@ def test_a_later_process_that_fails_keeps_the_earlier_ones_and_says_why(monkeypa
 
     calls = []
 
-    def child(args, env, timeout):
+    def child(args, env, timeout):  # eager timed beside the mode in each process, as the real child does
         calls.append(args["phase"])
+        assert args["protocol"] == "interleaved" and args["mode"] != "eager"
         if args["mode"] == "default" and args["phase"] == "rerun":
             return {"default": ModeResult("default", "crashed", message="exit code -11")}
-        return {args["mode"]: ModeResult(args["mode"], "ok", first_call_s=1.0, max_rel_err=0.0, **procs(0.01))}
+        beside = {"samples_s": [0.02] * 5, "processes": [{"n": 5, "eager_n": 5}]}
+        return {args["mode"]: ModeResult(args["mode"], "ok", first_call_s=1.0, max_rel_err=0.0, samples_s=[0.01] * 5,
+                                         eager_samples_s=[0.02] * 5, processes=[{"n": 5, "eager_n": 5}]),
+                "eager": ModeResult("eager", "ok", **beside)}
 
     monkeypatch.setattr(rounds, "_run_child", child)
     rec = measure.measure_workload("tiny_op", "cpu")
     r = rec.result("default")
     assert r.status == "ok" and len(r.process_samples()) == 2 and "crashed: exit code -11" in r.message
+    assert r.paired_processes() is not None and r.speedup == 2.0 and len(rec.result("eager").process_samples()) == 2
     assert not freshness.unfinished(rec, workloads.get("tiny_op").modes["cpu"])
 
 
@@ -102,3 +107,39 @@ def test_a_process_entry_that_does_not_add_up_is_refused(tmp_path):
 
 def test_the_releases_page_keeps_a_threshold_for_figures_measured_once():
     assert releases.change(1.0, 1.05, None, max(0.0, stats.NOISY_IQR_FRACTION), True, ("a", "b"))[1] is False
+
+
+# --- eager timed beside the mode in each process (interleaved protocol): paired, ratio by ratio --------
+def paired(eager: tuple, mode: tuple) -> records.Record:
+    """A record whose mode ran in len(mode) processes, each timing eager beside it (constant samples)."""
+    rec = make_record("tiny_op")
+    n = 5
+    rec.results = [ModeResult("eager", "ok", samples_s=[e for e in eager for _ in range(n)]),
+                   ModeResult("default", "ok", first_call_s=2.0, max_rel_err=0.0,
+                              samples_s=[m for m in mode for _ in range(n)],
+                              eager_samples_s=[e for e in eager for _ in range(n)],
+                              processes=[{"n": n, "eager_n": n, "protocol": "interleaved"} for _ in mode])]
+    return rec.finish()
+
+
+@pytest.mark.parametrize("ratios, words", [
+    ((1.03, 1.02, 1.001), "faster"),  # the lowest process ratio 0.1 % over parity: the interval clears it
+    ((1.03, 1.02, 0.999), "no measurable difference"),
+    ((0.97, 0.98, 0.999), "slower"),
+    ((0.97, 0.98, 1.001), "no measurable difference"),
+])
+def test_a_paired_modes_words_follow_the_interval_of_its_per_process_ratios(ratios, words):
+    eager = (1.0, 3.0, 2.0)  # each process in a window of its own speed: the ratios alone decide
+    rec = paired(eager, tuple(e / q for e, q in zip(eager, ratios)))
+    r = rec.result("default")
+    assert r.paired_processes() is not None and r.speedup == pytest.approx(sorted(ratios)[1])
+    low, high = data.speedup_interval(r)
+    assert low == pytest.approx(min(ratios)) and high == pytest.approx(max(ratios))
+    assert provenance.direction(r) == words
+
+
+def test_a_slow_window_that_slows_both_sides_of_a_process_moves_no_paired_speedup():
+    rec = paired((1.0, 2.5, 1.2), (0.5, 1.25, 0.6))  # every process 2x, however fast its window
+    low, high = data.speedup_interval(rec.result("default"))
+    assert rec.result("default").speedup == pytest.approx(2.0)
+    assert (low, high) == (pytest.approx(2.0), pytest.approx(2.0))

@@ -119,3 +119,39 @@ def test_the_interval_spans_what_the_processes_differ_by():
 def test_a_process_without_samples_is_refused():
     with pytest.raises(ValueError, match="every process needs samples"):
         stats.boot_process_medians([[1.0], []], stats._rng("x"), n=5)
+
+
+# --- paired: eager timed beside the mode in each process ------------------------------------------------
+def test_a_paired_speedup_is_the_median_of_the_ratios_inside_each_process():
+    """A slow window slowed both modes of the second process: its ratio is still 2, where the median of
+    all eager medians (20) over the median of all mode medians (10, another process's) would agree only
+    by luck; here eager medians 10, 20, 12 and mode medians 5, 10, 4 give ratios 2, 2, 3."""
+    eager = [[0.010] * 5, [0.020] * 5, [0.012] * 5]
+    mode = [[0.005] * 5, [0.010] * 5, [0.004] * 5]
+    assert stats.paired_point(eager, mode) == pytest.approx(2.0)
+    assert stats.process_point(eager) / stats.process_point(mode) == pytest.approx(12 / 5)
+
+
+def test_paired_processes_are_drawn_together_so_a_common_slow_window_cancels():
+    """Each process steady; the second twice as slow in both modes. Drawn together, every resample
+    gives exactly 2; drawn apart (as for modes timed in processes of their own), 1 to 4."""
+    eager = [[0.010] * 9, [0.020] * 9, [0.010] * 9]
+    mode = [[0.005] * 9, [0.010] * 9, [0.005] * 9]
+    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats._rng("p"), n=200)} == {2.0}
+    apart = stats.boot_process_speedups(eager, mode, stats._rng("p"), n=200)
+    assert min(apart) == pytest.approx(1.0) and max(apart) == pytest.approx(4.0)
+
+
+def test_paired_pairs_are_resampled_together_within_a_process():
+    """One process whose pairs drift together (sample i of both modes 1 + i/10 times slower): any
+    resample of the pairs keeps the ratio at 3."""
+    eager = [[0.003 * (1 + i / 10) for i in range(11)]] * 2
+    mode = [[0.001 * (1 + i / 10) for i in range(11)]] * 2
+    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats._rng("d"), n=100)} == {3.0}
+
+
+@pytest.mark.parametrize("eager, mode", [([[1.0]], [[1.0], [1.0]]), ([[1.0, 1.0]], [[1.0]]), ([], []),
+                                         ([[]], [[]])])
+def test_unpaired_series_are_refused(eager, mode):
+    with pytest.raises(ValueError, match="paired"):
+        stats.boot_paired_speedups(eager, mode, stats._rng("x"), n=3)

@@ -40,13 +40,14 @@ def folder(root: Path, kind: str, slug: str | None = None, rel: str | None = Non
     return store.release_dir(Path(root), slug, rel) / kind
 
 
-def run(names, runs: int, root: Path, progress: Progress, profile: str | None = None) -> Path:
+def run(names, runs: int, root: Path, progress: Progress, profile: str | None = None,
+        protocol: str | None = None) -> Path:
     """Measure every workload `runs` times; each run's records go to calibration/run-<i>/."""
     out = folder(root, CALIBRATION)
     for i in range(1, runs + 1):
         for name in names:
             progress(f"calibration run {i} of {runs}: {name}")
-            rec = measure.measure_workload(name, profile, progress=progress)
+            rec = measure.measure_workload(name, profile, progress=progress, protocol=protocol)
             _write(out / f"run-{i}" / f"{name}.json", rec)
     return out
 
@@ -139,6 +140,8 @@ def command(args, bar) -> int:
         raise ValueError(f"{', '.join(outside)} not in profile {profile!r}")
     if not 2 <= args.runs <= 20:
         raise ValueError(f"--runs must be between 2 and 20, not {args.runs}")
+    if args.protocol and args.protocols:
+        raise ValueError("--protocol goes without --protocols (which measures each workload both ways)")
     if args.mode and not args.protocols:
         raise ValueError("--mode goes with --protocols (a calibration reruns every mode of a workload)")
     for mode in args.mode or []:
@@ -160,7 +163,7 @@ def command(args, bar) -> int:
     where = folder(root, CALIBRATION)
     if not args.report:
         store.check_writable(root)
-        where = run(names, args.runs, root, say, profile)
+        where = run(names, args.runs, root, say, profile, args.protocol)
         bar.close()
     found = load_runs(where)
     if not found:
@@ -181,6 +184,9 @@ def add_parser(sub, workload_names: list[str]) -> None:
     c.add_argument("--protocols", action="store_true",
                    help="instead: measure each workload with every mode timed alone and interleaved with eager, "
                         "back to back (the methodology page's comparison)")
+    c.add_argument("--protocol", choices=measure.PROTOCOLS,
+                   help="how each run times the modes: beside eager in each process (interleaved) or each in "
+                        "processes of its own (alone); default: as `measure` does (interleaved; engines alone)")
     c.add_argument("--mode", action="append", metavar="MODE",
                    help="with --protocols: only these modes of each workload (repeatable; eager always)")
     c.add_argument("--rounds", type=int, default=3, metavar="N", help="with --protocols: rounds of each (default 3)")

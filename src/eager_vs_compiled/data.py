@@ -120,13 +120,16 @@ def median_distribution(result: ModeResult, key: tuple) -> tuple[float, ...]:
 
 def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | None:
     """Bootstrap distribution of a mode's speedup over eager, None without samples on both sides.
-    Each side's processes drawn on their own (they ran apart), then each drawn process's samples;
-    eager and the mode in one process each (harness 2) are drawn as interleaved pairs."""
+    Modes timed apart: each side's processes drawn on their own, then each drawn process's samples.
+    Eager timed beside the mode (interleaved): the processes drawn together, then each one's pairs
+    (harness 2 had one such process)."""
     mode, eager = result.process_samples(), eager_processes(result)
     if not mode or not eager:
         return None
     if len(mode) == 1 and len(eager) == 1:
         return stats.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
+    if result.paired_processes():
+        return stats.paired_speedup_dist(_tuples(eager), _tuples(mode), key)
     return stats.process_speedup_dist(_tuples(eager), _tuples(mode), key)
 
 

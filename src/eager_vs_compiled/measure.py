@@ -1,13 +1,14 @@
 """Measure a workload: each mode in a fresh subprocess, correctness before timing.
 
 Method (see docs/benchmarks/methodology.md):
-- rounds of fresh processes, every mode (eager included) once per round, in an order that turns:
+- rounds of fresh processes, every compiled mode once per round, in an order that turns:
   processes differ more than the calls inside one, so each mode is timed in several, and a slow
   window falls on all modes; at least ROUNDS_MIN rounds, more while an interval is wide and the
   workload's budget allows;
-- each mode timed alone in its process (eager in processes that compile and import nothing else),
-  as a deployment runs it: timing it interleaved with eager moves its number (the methodology page
-  shows by how much);
+- each compiled mode timed beside eager in its processes, sample after sample, and its speedup the
+  median of the per-process ratios: on a shared machine a slow window slows both sides of a ratio
+  and cancels (`calibrate` checks the intervals; the methodology page shows what interleaving moves);
+  the modes of an inference engine timed alone instead, eager in processes that import no engine;
 - a compiled mode's first process starts from an empty inductor cache: its first call minus a
   steady call is the *cold* compile time; the second, on the now populated cache, gives the *warm*
   compile time; later ones start from the same cache (an engine: from its saved artifact);
@@ -28,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from . import freshness, machine, recipes, records, store, workloads
+from . import engines, freshness, machine, recipes, records, store, workloads
 from .rounds import HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
@@ -72,11 +73,20 @@ def measure_mode(w: workloads.Workload, profile: str, mode: str, timeout: float 
     return _finish(m.result, w.items_per_call(profile), time.perf_counter() - t0)
 
 
+def default_protocol(modes) -> str:
+    """How a workload's modes are timed: each compiled mode beside eager in every one of its processes
+    (`interleaved`: a slow window of a shared machine slows both sides of the ratio, and it cancels),
+    but alone when a mode is an inference engine, so that eager comes from processes importing none
+    (and eager alone, when it is the only mode)."""
+    return "alone" if any(engines.of(m) for m in modes) or set(modes) <= {"eager"} else "interleaved"
+
+
 def planned_steps(w: workloads.Workload, modes) -> int:
-    """Progress steps (processes) measuring `modes` takes at least: ROUNDS_MIN rounds of every mode,
-    eager included, and one Mega-Cache process (adaptive rounds may add more)."""
+    """Progress steps (processes) measuring `modes` takes at least: ROUNDS_MIN rounds of every mode (of
+    eager too, when it has processes of its own), and one Mega-Cache process (more rounds may follow)."""
     modes = set(modes) | {"eager"}
-    return ROUNDS_MIN * len(modes) + sum(w.megacache and m == "default" for m in modes)
+    timed = modes - ({"eager"} if default_protocol(modes) == "interleaved" else set())
+    return ROUNDS_MIN * len(timed) + sum(w.megacache and m == "default" for m in modes)
 
 
 def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Record | None,
@@ -94,31 +104,41 @@ def _skip(w: workloads.Workload, mode: str, deadline: float | None, previous: Re
     return None
 
 
+def _eager_beside(state: list[_Mode], results: dict[str, ModeResult]) -> ModeResult:
+    """Eager's row in the interleaved protocol: eager as timed in the processes of the first mode that
+    ran, or skipped, saying why (the first mode skipped: the budget, a missing package)."""
+    beside = next((m.eager_beside for m in state if m.eager_beside is not None and m.result.status == "ok"), None)
+    why = next((r.message for r in results.values() if r.status == "skipped"), "")
+    return beside or ModeResult("eager", "skipped", message="no compiled mode ran to time it beside"
+                                + (f" ({why})" if why else ""))
+
+
 def measure_workload(name: str, profile: str | None = None, modes: list[str] | None = None,
                      timeout: float | None = None, progress: Progress | None = None,
                      deadline: float | None = None, device: str | None = None,
-                     previous: Record | None = None, protocol: str = "alone",
+                     previous: Record | None = None, protocol: str | None = None,
                      rounds: int | None = None) -> Record:
-    """Measure a workload's modes in rounds of fresh processes (see _rounds): with the `alone`
-    protocol every mode, eager included, is timed in processes of its own; with `interleaved`
-    (the method of harness 2, kept to show what it moves) eager is timed beside each mode.
-    `rounds` fixes their number (default: adaptive). With a `deadline` (time.monotonic()), a mode
-    whose estimated cost no longer fits is recorded as skipped; a mode that overruns it times out."""
-    if protocol not in PROTOCOLS:
-        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
+    """Measure a workload's modes in rounds of fresh processes (see _rounds): with the `interleaved`
+    protocol eager is timed beside each compiled mode in each of its processes; with `alone` every
+    mode, eager included, in processes of its own (default: default_protocol). `rounds` fixes their
+    number (default: adaptive). With a `deadline` (time.monotonic()), a mode whose estimated cost no
+    longer fits is recorded as skipped; a mode that overruns it times out."""
     w = workloads.get(name)
     profile = profile or workloads.default_profile()
     modes = list(modes or w.modes[profile])
     if "eager" not in modes:
         modes.insert(0, "eager")
+    protocol = protocol or default_protocol(modes)
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     say = progress or (lambda msg: None)
     items = w.items_per_call(profile)
     results: dict[str, ModeResult] = {}
     limit = timeout or TIMING[profile]["timeout_s"]
     todo = []
     for mode in modes:
-        if mode == "eager" and protocol == "interleaved":
-            continue
+        if mode == "eager" and protocol == "interleaved" and not w.unavailable():
+            continue  # timed beside each compiled mode
         why = _skip(w, mode, deadline, previous, device, profile)
         if why:
             results[mode] = ModeResult(mode=mode, status="skipped", message=why)
@@ -141,9 +161,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
             continue
         results[m.mode] = _finish(m.result, items, sum(p.get("wall_s", 0.0) for p in m.result.processes) or None)
     if protocol == "interleaved" and "eager" not in results:
-        beside = next((m.eager_beside for m in state.values() if m.eager_beside is not None
-                       and m.result.status == "ok"), None)
-        results["eager"] = beside or ModeResult("eager", "skipped", message="no compiled mode ran to time it beside")
+        results["eager"] = _eager_beside(list(state.values()), results)
     record = Record(
         workload=w.name, title=w.title, profile=profile,
         device=workloads.device_type(profile, device),

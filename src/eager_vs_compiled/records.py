@@ -62,7 +62,7 @@ class ModeResult:
     iqr_s: float | None = None
     n: int = 0
     noisy: bool = False
-    speedup: float | None = None  # eager median / this median, same process
+    speedup: float | None = None  # eager's time / this mode's (stats.paired_point where eager ran beside it)
     first_call_s: float | None = None
     compile_cold_s: float | None = None
     compile_warm_s: float | None = None
@@ -84,8 +84,7 @@ class ModeResult:
 
     @staticmethod
     def _split(samples: list[float], counts: list[int]) -> list[list[float]]:
-        ends = list(itertools.accumulate(counts))
-        return [samples[e - n:e] for n, e in zip(counts, ends) if n]
+        return [samples[e - n:e] for n, e in zip(counts, itertools.accumulate(counts)) if n]
 
     def process_samples(self) -> list[list[float]]:
         """The samples of each timing process (one list when the record predates processes)."""
@@ -98,6 +97,12 @@ class ModeResult:
         if not self.eager_samples_s or not self.processes:
             return [self.eager_samples_s] if self.eager_samples_s else []
         return self._split(self.eager_samples_s, [p.get("eager_n", 0) for p in self.processes])
+
+    def paired_processes(self) -> tuple[list[list[float]], list[list[float]]] | None:
+        """(eager's series, this mode's), process by process, when eager ran beside it in several processes."""
+        eager, mine = self.eager_process_samples(), self.process_samples()
+        ok = len(mine) > 1 and len(eager) == len(mine) and all(len(e) == len(c) for e, c in zip(eager, mine))
+        return (eager, mine) if ok else None
 
     @property
     def baseline(self) -> "ModeResult | None":
@@ -132,9 +137,9 @@ class ModeResult:
         if self.mode != "eager" and eager is not None and not self.eager_samples_s \
                 and eager.status == "ok" and eager.median_s:
             self._baseline = eager
-        base = self.eager_median_s
+        base, paired = self.eager_median_s, self.paired_processes()
         if procs and base and self.status == "ok" and self.mode != "eager":  # a mode off eager earns no speedup
-            self.speedup = base / self.median_s
+            self.speedup = stats.paired_point(*paired) if paired else base / self.median_s
             self.breakeven_iters = stats.breakeven_iterations(self.compile_cold_s, base, self.median_s)
         return self
 
@@ -167,8 +172,7 @@ class Record:
 
     @property
     def processes_per_mode(self) -> int:
-        """How many timing processes each mode had (the fewest of the modes that ran): 1 for a record
-        of harness 2, whose intervals see one process's noise only."""
+        """Timing processes of each mode (the fewest of the modes that ran): 1 in a harness-2 record."""
         counts = [len(r.process_samples()) for r in self.results if r.samples_s]
         return min(counts) if counts else 0
 
@@ -212,11 +216,9 @@ def _bad_value(value, kind) -> str | None:
         return None if math.isfinite(value) and value >= 0 else f"{value!r} is not a finite number >= 0"
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         return f"{value!r} is not an integer"
-    if kind is int and value < 0:
-        return f"{value!r} is negative"
-    if kind is not int and not isinstance(value, kind):
-        return f"{value!r} is not a {kind.__name__}"
-    return None
+    if kind is int:
+        return f"{value!r} is negative" if value < 0 else None
+    return None if isinstance(value, kind) else f"{value!r} is not a {kind.__name__}"
 
 
 def _check_result(path: Path, raw: dict) -> ModeResult:

@@ -1,8 +1,8 @@
 """Rounds of fresh processes: how `measure` times the modes of one workload.
 
-Each round starts one fresh interpreter per mode (eager included), in an order that turns by one
-mode each round, so that a slow window of the machine falls on every mode and no mode always
-follows the same one. A compiled mode's first process compiles cold, its second warm (the warm
+Each round starts one fresh interpreter per mode (per compiled mode when eager is timed beside each,
+the `interleaved` protocol), in an order that turns by one mode each round, so that a slow window of
+the machine falls on every mode and no mode always follows the same one. A compiled mode's first process compiles cold, its second warm (the warm
 compile time), later ones from the same cache (an engine: from the artifact the first one saved).
 After ROUNDS_MIN rounds, another one only while some speedup's interval is wider than
 TARGET_HALF_WIDTH and the workload's extra rounds fit in EXTRA_BUDGET_S. Each process's entry in
@@ -27,7 +27,7 @@ Progress = Callable[[str], None]
 # Rounds of fresh processes, every mode once per round (Kalibera & Jones 2013: repeat at the level that
 # varies most, here the process). After ROUNDS_MIN, another round only while some speedup's interval is
 # wider than TARGET_HALF_WIDTH, the workload's extra rounds fit in EXTRA_BUDGET_S, and ROUNDS_MAX allows.
-HARNESS_VERSION = 4  # how records are measured: a record of another version is stale (freshness.py)
+HARNESS_VERSION = 5  # how records are measured: a record of another version is stale (freshness.py)
 ROUNDS_MIN = 3
 ROUNDS_MAX = 6
 TARGET_HALF_WIDTH = 0.02
@@ -170,8 +170,9 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     c = r.process_samples()
     if not e or not c:
         return 0.0
-    lo, hi = stats.percentile_interval(stats.boot_process_speedups(e, c, stats._rng("stop", r.mode), n))
-    point = stats.process_point(e) / stats.process_point(c)
+    paired = r.paired_processes() is not None
+    lo, hi = stats.percentile_interval(stats.speedup_boot(e, c, paired, stats._rng("stop", r.mode), n))
+    point = stats.paired_point(e, c) if paired else stats.process_point(e) / stats.process_point(c)
     return stats.relative_half_width(point, lo, hi)
 
 

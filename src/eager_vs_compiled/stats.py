@@ -131,6 +131,46 @@ def boot_process_speedups(eager: list[list[float]], mode: list[list[float]], rng
     return [e / c for e, c in zip(boot_process_medians(eager, rng, n), boot_process_medians(mode, rng, n))]
 
 
+def paired_point(eager: list[list[float]], mode: list[list[float]]) -> float:
+    """The speedup of a mode timed beside eager in each of its processes: the median over the processes
+    of each one's eager median / mode median. A slow window that slows both in one process cancels in
+    its ratio, where a median of all eager medians over a median of all mode medians would mix processes."""
+    if len(eager) != len(mode) or not eager:
+        raise ValueError(f"paired processes needed: {len(eager)} eager series, {len(mode)} of the mode")
+    return median([median(e) / median(c) for e, c in zip(eager, mode)])
+
+
+def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
+                         n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """Bootstrap distribution of `paired_point`: draw the processes with replacement, then in each drawn
+    process its interleaved pairs (sample i of eager with sample i of the mode) with replacement."""
+    if len(eager) != len(mode) or not eager or any(len(e) != len(c) or not e for e, c in zip(eager, mode)):
+        raise ValueError("paired processes need equal, non-empty series of eager and the mode")
+    k, out = len(eager), []
+    for _ in range(n):
+        ratios = []
+        for i in _draw(rng, k):
+            e, c = eager[i], mode[i]
+            idx = _draw(rng, len(e))
+            ratios.append(statistics.median([e[j] for j in idx]) / statistics.median([c[j] for j in idx]))
+        out.append(statistics.median(ratios))
+    return out
+
+
+def speedup_boot(eager: list[list[float]], mode: list[list[float]], paired: bool, rng: random.Random,
+                 n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """The speedup's bootstrap distribution from processes: paired (eager timed beside the mode in each
+    process) or apart (each side's processes drawn on their own)."""
+    return (boot_paired_speedups if paired else boot_process_speedups)(eager, mode, rng, n)
+
+
+@functools.lru_cache(maxsize=None)
+def paired_speedup_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[float, ...], ...],
+                        key: tuple) -> tuple[float, ...]:
+    """boot_paired_speedups seeded from `key`, drawn once per process (see speedup_dist)."""
+    return tuple(boot_paired_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key)))
+
+
 @functools.lru_cache(maxsize=None)
 def speedup_dist(eager: tuple[float, ...], compiled: tuple[float, ...], key: tuple) -> tuple[float, ...]:
     """boot_speedups seeded from `key`, drawn once per process: every page (and both editions)

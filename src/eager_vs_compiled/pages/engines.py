@@ -160,8 +160,8 @@ def verdict_text(rec: Record) -> str:
                        ratio=f"{point:.2f}", lo=f"{lo:.2f}", hi=f"{hi:.2f}", engine=code(engine.mode), words=tr(words)))
     said.append(tr("Modes of one record run in separate processes: a ratio inside ±{floor:.0%} (the largest difference "
                    "between the eager times of its processes) is called within the noise.", floor=floor) if floor else
-                tr("Each mode was timed alone in several fresh processes: a ratio is called a difference only when its "
-                   "95% interval, drawn over those processes, leaves out parity."))
+                tr("Each mode was timed in several fresh processes of its own: a ratio is called a difference only when "
+                   "its 95% interval, drawn over those processes, leaves out parity."))
     return said[0] + "".join(then() + s for s in said[1:])
 
 

@@ -121,8 +121,8 @@ def ranking(arch: str = "resnet50") -> str:
         note = (tr("Recipes measured in different processes differ by up to ±{floor:.0%} with nothing changed (the "
                    "largest eager difference between processes in these records): a margin inside that is called "
                    "within the noise.", floor=floor) if floor else
-                tr("Each recipe was timed alone in several fresh processes: a margin is called a difference only "
-                   "when its 95% interval, drawn over those processes, leaves out parity."))
+                tr("Each recipe was timed in several fresh processes of its own: a margin is called a difference "
+                   "only when its 95% interval, drawn over those processes, leaves out parity."))
         out.append(tab(tab_label(slug, recs), summary + "\n\n" + "\n".join(lines) + "\n\n" + note + "\n\n"
                        + _skipped(recs) + "\n" + _roofline(arch, slug, rows, top) + "\n" + stamp(recs)))
     return "\n".join(out) or _not_measured(names)
