@@ -2,8 +2,8 @@
 
 Each round starts one fresh interpreter per mode (per compiled mode when eager is timed beside each,
 the `interleaved` protocol), in an order that turns by one mode each round, so that a slow window of
-the machine falls on every mode and no mode always follows the same one. A compiled mode's first process compiles cold, its second warm (the warm
-compile time), later ones from the same cache (an engine: from the artifact the first one saved).
+the machine falls on every mode and no mode always follows the same one. A compiled mode's first
+process compiles cold, its second warm (the warm compile time), later ones from the same cache (an engine: from the artifact the first one saved).
 After ROUNDS_MIN rounds, another one only while some speedup's interval is wider than
 TARGET_HALF_WIDTH and the workload's extra rounds fit in EXTRA_BUDGET_S. Each process's entry in
 ModeResult.processes gets the window's steal time and its wall time here. Standard library only.
@@ -172,7 +172,7 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
         return 0.0
     paired = r.paired_processes() is not None
     lo, hi = stats.percentile_interval(stats.speedup_boot(e, c, paired, stats._rng("stop", r.mode), n))
-    point = stats.paired_point(e, c) if paired else stats.process_point(e) / stats.process_point(c)
+    point = stats.speedup_point(e, c, paired)
     return stats.relative_half_width(point, lo, hi)
 
 

@@ -157,6 +157,11 @@ def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng:
     return out
 
 
+def speedup_point(eager: list[list[float]], mode: list[list[float]], paired: bool) -> float:
+    """The speedup from processes: paired_point, or each side's process_point divided (timed apart)."""
+    return paired_point(eager, mode) if paired else process_point(eager) / process_point(mode)
+
+
 def speedup_boot(eager: list[list[float]], mode: list[list[float]], paired: bool, rng: random.Random,
                  n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
     """The speedup's bootstrap distribution from processes: paired (eager timed beside the mode in each
