@@ -1,4 +1,6 @@
 """`calibrate`: what one run's interval says of another's speedup, counted by hand, and the inputs it refuses."""
+import math
+
 import pytest
 
 from eager_vs_compiled import calibrate
@@ -6,10 +8,15 @@ from eager_vs_compiled.records import ModeResult
 from helpers import cli, make_record
 
 
-def run_of(*ratios: float):
-    """A tiny_op record whose `default` ran in one process per ratio, eager beside it, every sample
-    constant: its speedup is the median ratio and its 95% interval runs from the lowest to the highest."""
-    rec, n = make_record("tiny_op"), 5
+T2_OVER_ROOT3 = 4.303 / math.sqrt(3)  # Student's t at 97.5 % with 2 degrees of freedom, over sqrt(3 processes)
+
+
+def run_of(point: float, half: float):
+    """A tiny_op record whose `default` ran in three processes, eager beside it, every sample constant,
+    with ratios point * e^-d, point, point * e^d: its speedup is `point` and its 95% interval
+    point * e^(+-half) (Student's t over the log ratios: half = 4.303 * d / sqrt(3))."""
+    rec, n, d = make_record("tiny_op"), 5, half / T2_OVER_ROOT3
+    ratios = [point * math.exp(x) for x in (-d, 0.0, d)]
     rec.results = [ModeResult("eager", "ok", samples_s=[r for r in ratios for _ in range(n)]),
                    ModeResult("default", "ok", first_call_s=1.0, max_rel_err=0.0, samples_s=[1.0] * n * len(ratios),
                               eager_samples_s=[r for r in ratios for _ in range(n)],
@@ -17,27 +24,30 @@ def run_of(*ratios: float):
     return rec.finish()
 
 
+THREE = {"tiny_op": [run_of(2.1, 0.05), run_of(2.4, 0.04), run_of(2.2, 0.02)]}
+
+
 def test_inside_overlap_and_spread_are_counted_over_the_runs():
-    # points 2.1, 2.4, 2.2; intervals [2.0, 2.2], [2.3, 2.5], [2.15, 2.25]. Inside (interval i holds point j):
-    # only the first holds the third's 2.2 (its end). Overlap: the first and the third only.
-    (row,) = calibrate.rows({"tiny_op": [run_of(2.0, 2.1, 2.2), run_of(2.3, 2.4, 2.5), run_of(2.15, 2.2, 2.25)]})
-    assert row.speedups == [2.1, 2.4, 2.2]
+    # points 2.1, 2.4, 2.2; intervals [2.00, 2.21], [2.31, 2.50], [2.16, 2.24]. Inside (interval i holds
+    # point j): only the first holds the third's 2.2. Overlap: the first and the third only.
+    (row,) = calibrate.rows(THREE)
+    assert row.speedups == pytest.approx([2.1, 2.4, 2.2])
     assert (row.inside, row.pairs, row.overlap, row.unordered) == (1, 6, 1, 3)
     assert row.spread == pytest.approx(2.4 / 2.1 - 1)
-    assert row.half_width == pytest.approx(0.2 / 2 / 2.4)  # the median of 0.2/2/2.1, 0.2/2/2.4 and 0.1/2/2.2
+    assert row.half_width == pytest.approx(math.sinh(0.04), rel=0.01)  # the median of the three, each sinh(half)
     assert row.padded == 0  # every half-width under the runs' spread of 14 %
 
 
 def test_an_interval_wider_than_both_the_floor_and_the_runs_spread_is_counted_as_padded():
-    same = [run_of(1.0, 2.0, 3.0) for _ in range(3)]  # every run 2.0 exactly, each interval 1.0 to 3.0
+    same = [run_of(2.0, 0.4) for _ in range(3)]  # every run 2.0 exactly, each interval about ±40 %
     (row,) = calibrate.rows({"tiny_op": same})
     assert (row.inside, row.overlap, row.spread, row.padded) == (6, 3, 0.0, 3)
-    narrow = [run_of(1.99, 2.0, 2.01) for _ in range(3)]  # ±0.5 %: under the 2 % floor, never padded
+    narrow = [run_of(2.0, 0.005) for _ in range(3)]  # ±0.5 %: under the 2 % floor, never padded
     assert calibrate.rows({"tiny_op": narrow})[0].padded == 0
 
 
 def test_the_report_sums_every_row(tmp_path):
-    table = calibrate.rows({"tiny_op": [run_of(2.0, 2.1, 2.2), run_of(2.3, 2.4, 2.5), run_of(2.15, 2.2, 2.25)]})
+    table = calibrate.rows(THREE)
     assert table[0].workload == "tiny_op" and "| all | | | | 1 of 6 (17%) | 1 of 3 (33%) | 0 |" in calibrate.report(table)
 
 

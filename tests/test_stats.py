@@ -133,25 +133,55 @@ def test_a_paired_speedup_is_the_median_of_the_ratios_inside_each_process():
 
 
 def test_paired_processes_are_drawn_together_so_a_common_slow_window_cancels():
-    """Each process steady; the second twice as slow in both modes. Drawn together, every resample
-    gives exactly 2; drawn apart (as for modes timed in processes of their own), 1 to 4."""
+    """Each process steady; the second twice as slow in both modes. Paired, every process says 2 and so
+    does every draw; drawn apart (as for modes timed in processes of their own), 1 to 4."""
     eager = [[0.010] * 9, [0.020] * 9, [0.010] * 9]
     mode = [[0.005] * 9, [0.010] * 9, [0.005] * 9]
-    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats._rng("p"), n=200)} == {2.0}
+    assert {round(x, 9) for x in stats.paired_speedups(eager, mode, stats._rng("p"), n=200)} == {2.0}
     apart = stats.boot_process_speedups(eager, mode, stats._rng("p"), n=200)
     assert min(apart) == pytest.approx(1.0) and max(apart) == pytest.approx(4.0)
 
 
-def test_paired_pairs_are_resampled_together_within_a_process():
-    """One process whose pairs drift together (sample i of both modes 1 + i/10 times slower): any
-    resample of the pairs keeps the ratio at 3."""
-    eager = [[0.003 * (1 + i / 10) for i in range(11)]] * 2
-    mode = [[0.001 * (1 + i / 10) for i in range(11)]] * 2
-    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats._rng("d"), n=100)} == {3.0}
+def test_a_paired_interval_is_students_t_over_the_processes_log_ratios():
+    """Three processes with ratios e^0.00, e^0.02, e^0.04 (their medians; the samples around them do not
+    matter): mean log 0.02, s = 0.02, scale 0.02/sqrt(3); with 2 degrees of freedom the 97.5 % point is
+    4.303 (the printed table), so the interval is e^(0.02 +- 0.04969). A bootstrap of three processes
+    could not reach past e^0 and e^0.04."""
+    mode = [[0.010, 0.011, 0.009]] * 3
+    eager = [[0.010 * math.exp(x) * f for f in (1.0, 1.3, 0.8)] for x in (0.0, 0.02, 0.04)]
+    low, high = stats.percentile_interval(stats.paired_speedups(eager, mode, stats._rng("t")))
+    half = 4.303 * 0.02 / math.sqrt(3)
+    assert low == pytest.approx(math.exp(0.02 - half), rel=2e-3)
+    assert high == pytest.approx(math.exp(0.02 + half), rel=2e-3)
+    assert low < 1.0 and high > math.exp(0.04)
+
+
+@pytest.mark.parametrize("df, table", [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (9, 2.262),
+                                       (30, 2.042)])
+def test_t_quantiles_match_the_printed_table(df, table):
+    assert stats.t_quantile(0.975, df) == pytest.approx(table, rel=1.5e-3)
+    assert stats.t_quantile(0.025, df) == pytest.approx(-table, rel=1.5e-3)
+
+
+@pytest.mark.parametrize("u, df", [(0.0, 3), (1.0, 3), (0.5, 0)])
+def test_t_quantile_refuses_what_has_none(u, df):
+    with pytest.raises(ValueError, match="t quantile"):
+        stats.t_quantile(u, df)
+
+
+def test_more_processes_that_agree_narrow_the_paired_interval():
+    """The same spread of ratios in 3 and in 9 processes: t's quantile falls (4.303 to 2.306) and the scale
+    with sqrt(k), so the stop rule's extra rounds buy a narrower interval."""
+    def width(k):
+        logs = [0.01 * ((i % 3) - 1) for i in range(k)]
+        eager = [[math.exp(x)] for x in logs]
+        lo, hi = stats.percentile_interval(stats.paired_speedups(eager, [[1.0]] * k, stats._rng("w")))
+        return hi / lo
+    assert width(9) < width(3)
 
 
 @pytest.mark.parametrize("eager, mode", [([[1.0]], [[1.0], [1.0]]), ([[1.0, 1.0]], [[1.0]]), ([], []),
                                          ([[]], [[]])])
 def test_unpaired_series_are_refused(eager, mode):
     with pytest.raises(ValueError, match="paired"):
-        stats.boot_paired_speedups(eager, mode, stats._rng("x"), n=3)
+        stats.paired_speedups(eager, mode, stats._rng("x"), n=3)

@@ -94,7 +94,7 @@ def records(*, slug: str | None = None, release: str | None = None, root: Root =
 # --- speedups and their intervals, as every page shows them -----------------------------------------
 class Speedup(NamedTuple):
     point: float  # eager's time per call / this mode's (each the median of its processes' medians)
-    low: float  # the 95% bootstrap interval (processes, then the samples of each)
+    low: float  # the 95% interval (stats.speedup_draws: t over paired processes, else a bootstrap)
     high: float
 
 
@@ -119,10 +119,10 @@ def median_distribution(result: ModeResult, key: tuple) -> tuple[float, ...]:
 
 
 def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | None:
-    """Bootstrap distribution of a mode's speedup over eager, None without samples on both sides.
-    Modes timed apart: each side's processes drawn on their own, then each drawn process's samples.
-    Eager timed beside the mode (interleaved): the processes drawn together, then each one's pairs
-    (harness 2 had one such process)."""
+    """Distribution of a mode's speedup over eager, None without samples on both sides. Modes timed
+    apart: a bootstrap, each side's processes drawn on their own, then each drawn process's samples.
+    Eager timed beside the mode (interleaved) in several processes: Student's t over the processes' log
+    ratios (stats.paired_speedups); in one process (harness 2): a bootstrap of its pairs."""
     mode, eager = result.process_samples(), eager_processes(result)
     if not mode or not eager:
         return None
@@ -134,15 +134,19 @@ def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | 
 
 
 def speedup_interval(result: ModeResult) -> tuple[float, float] | None:
-    """The 95% bootstrap interval of a compiled mode's speedup (speedup_distribution, seeded by the
-    samples themselves: every page and every rebuild gets the same). The pages' one implementation
-    (pages/provenance.py imports it)."""
+    """The 95% interval of a compiled mode's speedup (speedup_distribution, seeded by the samples
+    themselves: every page and every rebuild gets the same), widened to hold the point where the
+    median of the processes' ratios lies outside the interval of their mean. The pages' one
+    implementation (pages/provenance.py imports it)."""
     r = result
     if r.mode == "eager" or not r.samples_s:
         return None
     key = (r.mode, tuple(r.samples_s), tuple(s for p in eager_processes(r) for s in p))
     dist = speedup_distribution(r, key)
-    return stats.percentile_interval(dist) if dist else None
+    if not dist:
+        return None
+    low, high = stats.percentile_interval(dist)
+    return (min(low, r.speedup), max(high, r.speedup)) if r.speedup is not None else (low, high)
 
 
 def one_process(rec: Record) -> bool:

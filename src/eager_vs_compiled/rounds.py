@@ -29,9 +29,9 @@ Progress = Callable[[str], None]
 # wider than TARGET_HALF_WIDTH, the workload's extra rounds fit in EXTRA_BUDGET_S, and ROUNDS_MAX allows.
 HARNESS_VERSION = 5  # how records are measured: a record of another version is stale (freshness.py)
 ROUNDS_MIN = 3
-ROUNDS_MAX = 6
+ROUNDS_MAX = 10
 TARGET_HALF_WIDTH = 0.02
-EXTRA_BUDGET_S = {"cpu": 20.0, "gpu": 30.0}
+EXTRA_BUDGET_S = {"cpu": 30.0, "gpu": 30.0}
 PROTOCOLS = ("alone", "interleaved")
 
 # glibc's malloc, left to itself, picks per process whether a freed block of a few MB goes back to the OS
@@ -171,9 +171,9 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     if not e or not c:
         return 0.0
     paired = r.paired_processes() is not None
-    lo, hi = stats.percentile_interval(stats.speedup_boot(e, c, paired, stats._rng("stop", r.mode), n))
+    lo, hi = stats.percentile_interval(stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n))
     point = stats.speedup_point(e, c, paired)
-    return stats.relative_half_width(point, lo, hi)
+    return stats.relative_half_width(point, min(lo, point), max(hi, point))
 
 
 def _narrow_enough(active: list[_Mode], eager: _Mode | None) -> bool:
