@@ -158,3 +158,19 @@ def test_a_slow_window_that_slows_both_sides_of_a_process_moves_no_paired_speedu
     low, high = data.speedup_interval(rec.result("default"))
     assert rec.result("default").speedup == pytest.approx(2.0)
     assert (low, high) == (pytest.approx(2.0), pytest.approx(2.0))
+
+
+def test_an_interval_holds_its_point_where_the_median_of_the_ratios_and_their_mean_part():
+    """Ten processes, six at ratio 1 and four at e^0.1: the point (the median ratio) is 1.0, while t's
+    interval around the mean log ratio (0.04 +- 2.262 * 0.0516 / sqrt(10)) starts above 1; the shown
+    interval is widened down to the point, and the words say no measurable difference."""
+    ratios = (1.0,) * 6 + (math.exp(0.1),) * 4
+    eager = tuple(1.0 + i / 10 for i in range(10))
+    rec = paired(eager, tuple(e / q for e, q in zip(eager, ratios)))
+    r = rec.result("default")
+    assert r.speedup == pytest.approx(1.0)
+    draws = data.speedup_distribution(r, ("test",))
+    assert stats.percentile_interval(draws)[0] > 1.0  # t's own interval leaves the point out
+    low, high = data.speedup_interval(r)
+    assert low == pytest.approx(1.0) and high > math.exp(0.04)
+    assert provenance.direction(r) == "no measurable difference"

@@ -180,8 +180,24 @@ def test_more_processes_that_agree_narrow_the_paired_interval():
     assert width(9) < width(3)
 
 
+def test_paired_pairs_are_resampled_together_within_a_process_by_the_first_bootstrap():
+    """One process whose pairs drift together (sample i of both modes 1 + i/10 times slower): any
+    resample of the pairs keeps the ratio at 3."""
+    eager = [[0.003 * (1 + i / 10) for i in range(11)]] * 2
+    mode = [[0.001 * (1 + i / 10) for i in range(11)]] * 2
+    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats._rng("d"), n=100)} == {3.0}
+
+
 @pytest.mark.parametrize("eager, mode", [([[1.0]], [[1.0], [1.0]]), ([[1.0, 1.0]], [[1.0]]), ([], []),
                                          ([[]], [[]])])
 def test_unpaired_series_are_refused(eager, mode):
-    with pytest.raises(ValueError, match="paired"):
-        stats.paired_speedups(eager, mode, stats._rng("x"), n=3)
+    for draws in (stats.paired_speedups, stats.boot_paired_speedups):
+        with pytest.raises(ValueError, match="paired"):
+            draws(eager, mode, stats._rng("x"), n=3)
+
+
+def test_an_interval_is_widened_to_hold_its_point_and_only_then():
+    dist = [1.0 + i / 1000 for i in range(1001)]  # 1.000 to 2.000
+    assert stats.interval_holding(1.5, dist) == stats.percentile_interval(dist)
+    assert stats.interval_holding(0.9, dist) == (0.9, stats.percentile_interval(dist)[1])
+    assert stats.interval_holding(2.5, dist) == (stats.percentile_interval(dist)[0], 2.5)

@@ -92,12 +92,14 @@ def load_runs(path: Path) -> dict[str, list[records.Record]]:
     return found
 
 
-def rows(by_workload: dict[str, list[records.Record]]) -> list[Row]:
+def rows(by_workload: dict[str, list[records.Record]], speedup=data.speedup) -> list[Row]:
+    """One row per workload and mode; `speedup(record, mode)` gives each run's point and interval (the
+    site's, or data.first_bootstrap_speedup for the comparison of intervals)."""
     out = []
     for name, recs in by_workload.items():
         modes = [r.mode for r in recs[0].results if r.mode != "eager"]
         for mode in modes:
-            got = [(data.speedup(rec, mode)) if rec.result(mode) else None for rec in recs]
+            got = [speedup(rec, mode) if rec.result(mode) else None for rec in recs]
             if len(got) < 2 or any(g is None for g in got):
                 continue
             points = [g.point for g in got]

@@ -171,9 +171,9 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     if not e or not c:
         return 0.0
     paired = r.paired_processes() is not None
-    lo, hi = stats.percentile_interval(stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n))
     point = stats.speedup_point(e, c, paired)
-    return stats.relative_half_width(point, min(lo, point), max(hi, point))
+    lo, hi = stats.interval_holding(point, stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n))
+    return stats.relative_half_width(point, lo, hi)
 
 
 def _narrow_enough(active: list[_Mode], eager: _Mode | None) -> bool:

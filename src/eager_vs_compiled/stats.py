@@ -177,6 +177,24 @@ def paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: rand
     return out
 
 
+def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
+                         n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+    """The interval harness 5 drew first, kept for the methodology page's comparison on the same runs:
+    a two-level bootstrap of `paired_point` (the processes with replacement, then each drawn process's
+    interleaved pairs with replacement)."""
+    if len(eager) != len(mode) or not eager or any(len(e) != len(c) or not e for e, c in zip(eager, mode)):
+        raise ValueError("paired processes need equal, non-empty series of eager and the mode")
+    k, out = len(eager), []
+    for _ in range(n):
+        ratios = []
+        for i in _draw(rng, k):
+            e, c = eager[i], mode[i]
+            idx = _draw(rng, len(e))
+            ratios.append(statistics.median([e[j] for j in idx]) / statistics.median([c[j] for j in idx]))
+        out.append(statistics.median(ratios))
+    return out
+
+
 def speedup_point(eager: list[list[float]], mode: list[list[float]], paired: bool) -> float:
     """The speedup from processes: paired_point, or each side's process_point divided (timed apart)."""
     return paired_point(eager, mode) if paired else process_point(eager) / process_point(mode)
@@ -194,6 +212,13 @@ def paired_speedup_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[
                         key: tuple) -> tuple[float, ...]:
     """paired_speedups shuffled by `key`, computed once per process (see speedup_dist)."""
     return tuple(paired_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key)))
+
+
+@functools.lru_cache(maxsize=None)
+def boot_paired_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[float, ...], ...],
+                     key: tuple) -> tuple[float, ...]:
+    """boot_paired_speedups seeded from `key`, drawn once per process (see speedup_dist)."""
+    return tuple(boot_paired_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -234,6 +259,13 @@ def percentile_interval(dist: list[float], level: float = CONFIDENCE) -> tuple[f
     lo = ordered[int((1 - level) / 2 * (len(ordered) - 1))]
     hi = ordered[int((1 + level) / 2 * (len(ordered) - 1))]
     return lo, hi
+
+
+def interval_holding(point: float, dist: list[float], level: float = CONFIDENCE) -> tuple[float, float]:
+    """percentile_interval, widened where needed to hold the point (a paired speedup's point is the median
+    of its processes' ratios, its interval centred on their mean: they can part when processes are few)."""
+    lo, hi = percentile_interval(dist, level)
+    return min(lo, point), max(hi, point)
 
 
 def ratio_change(old: float, new: float, dist: list[float] | None, floor: float) -> tuple[float, float, float, bool]:

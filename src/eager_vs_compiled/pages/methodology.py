@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import calibrate, records, rounds, stats, store, timing, workloads
+from .. import calibrate, data, records, rounds, stats, store, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
 from .provenance import this_machine
@@ -49,8 +49,10 @@ def harness_settings() -> str:
     return ("\n".join(lines) + "\n\n" + tr("Rounds of fresh processes: at least {min}, at most {max}; after {min}, "
                                               "another only while a speedup's interval is wider than ±{target:.0%} and "
                                               "the workload's extra rounds fit in {cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). "
-                                              "Intervals: {confidence:.0%} percentile bootstrap, processes then their "
-                                              "samples, {resamples:,} resamples. Every timing process starts with "
+                                              "Intervals at {confidence:.0%}: a speedup timed beside eager in several "
+                                              "processes, Student's t over the processes' log ratios; any other figure, "
+                                              "a percentile bootstrap of processes then their samples, {resamples:,} "
+                                              "resamples. Every timing process starts with "
                                               "`GLIBC_TUNABLES={tunables}`. Harness version {version}, from "
                                               "`src/eager_vs_compiled/timing.py` and `rounds.py`.",
                                               tunables=rounds.allocator_env(own=True)["GLIBC_TUNABLES"],
@@ -118,13 +120,17 @@ def protocols() -> str:
                                 "--protocols`).") + "\n"
 
 
-def calibration(kind: str = calibrate.CALIBRATION) -> str:
+def calibration(kind: str = calibrate.CALIBRATION, interval: str = "site") -> str:
     """How often one run's interval holds another run's speedup, from the committed calibration runs
-    (`kind`: the folder of a release they are in; an earlier harness's runs are kept beside)."""
+    (`kind`: the folder of a release they are in; an earlier harness's runs are kept beside). `interval`:
+    "site" (the intervals every page shows) or "first" (the bootstrap harness 5 drew first, on the same runs)."""
+    if interval not in ("site", "first"):
+        raise ValueError(f"calibration(interval={interval!r}): 'site' or 'first'")
+    speedup = data.speedup if interval == "site" else data.first_bootstrap_speedup
     out = []
     for slug, (rel, folder) in _experiments(kind).items():
         runs = calibrate.load_runs(folder)
-        table = calibrate.rows(runs)
+        table = calibrate.rows(runs, speedup)
         if not table:
             continue
         lines = [tr("| Workload / mode | Speedups of the runs | Half-width (median) | Runs' spread | Another run inside "

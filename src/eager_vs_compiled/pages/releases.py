@@ -70,7 +70,7 @@ class Metric:
     modes: str  # "eager" | "compiled" | "all"
     value: callable  # (record, result) -> float | None
     show: callable  # (record, result, key) -> str
-    dist: callable | None  # (record, result, key) -> bootstrap distribution of the value, or None
+    dist: callable | None  # (record, result, key) -> distribution of the value (a bootstrap's, t's), or None
     lower_is_better: bool
     words: tuple[str, str]  # (better, worse)
 
@@ -84,8 +84,8 @@ def _median_dist(rec, r, key):
 
 
 def _with_interval(point: float, dist: list[float], unit) -> str:
-    """'366 ms (358–372)': the interval in the point's own unit, written once."""
-    lo, hi = stats.percentile_interval(dist)
+    """'366 ms (358–372)': the interval (holding the point) in the point's own unit, written once."""
+    lo, hi = stats.interval_holding(point, dist)
     text = unit(point)
     number, _, suffix = text.partition(" ") if " " in text else (text.rstrip("×"), "", "×")
     scale = point / float(number) if float(number) else 1.0
@@ -104,8 +104,8 @@ METRICS = [
            "eager", lambda rec, r: r.median_s if _ok(r) else None,
            lambda rec, r, key: _with_interval(r.median_s, _median_dist(rec, r, key), fmt_time),
            _median_dist, True, ("faster", "slower")),
-    Metric("Speedup over eager", "Eager's time per call / the compiled mode's (95% bootstrap interval: "
-           "processes, then their samples)", "compiled",
+    Metric("Speedup over eager", "Eager's time per call / the compiled mode's (95% interval: Student's t "
+           "over the paired processes, else a bootstrap of processes, then their samples)", "compiled",
            lambda rec, r: r.speedup if _ok(r) and eager_processes(r) else None,
            lambda rec, r, key: _with_interval(r.speedup, _speedup_dist(rec, r, key), lambda v: f"{v:.2f}×"),
            _speedup_dist, False, ("bigger speedup", "smaller speedup")),
@@ -228,8 +228,8 @@ def speedup_chart(m: Machine) -> str:
             rec = m.by_release[rel].get(workload)
             r = rec.result(mode) if rec else None
             if _ok(r) and eager_processes(r):
-                lo, hi = stats.percentile_interval(_speedup_dist(rec, r, (m.slug, rel, workload, mode)))
-                vals.append((r.speedup, lo, hi))
+                dist = _speedup_dist(rec, r, (m.slug, rel, workload, mode))
+                vals.append((r.speedup, *stats.interval_holding(r.speedup, dist)))
             else:
                 vals.append(None)
         series[f"torch {rel}"] = vals
