@@ -1,4 +1,5 @@
 import math
+import random
 
 import pytest
 
@@ -201,3 +202,24 @@ def test_an_interval_is_widened_to_hold_its_point_and_only_then():
     assert stats.interval_holding(1.5, dist) == stats.percentile_interval(dist)
     assert stats.interval_holding(0.9, dist) == (0.9, stats.percentile_interval(dist)[1])
     assert stats.interval_holding(2.5, dist) == (stats.percentile_interval(dist)[0], 2.5)
+
+
+def _coverage(k: int, draws, n: int) -> float:
+    """Simulated reruns: k processes whose ratios scatter around a true speedup of 1 (log-normal, 3 % between
+    processes, each process steady inside); the share of 400 reruns whose interval holds the truth."""
+    rng, hits = random.Random(f"coverage-{k}"), 0
+    for _ in range(400):
+        logs = [rng.gauss(0.0, 0.03) for _ in range(k)]
+        lo, hi = stats.percentile_interval(draws([[math.exp(x)] * 5 for x in logs], [[1.0] * 5] * k, rng, n=n))
+        hits += lo <= 1.0 <= hi
+    return hits / 400
+
+
+@pytest.mark.parametrize("k", [3, 6])
+def test_a_paired_interval_covers_the_true_speedup_about_as_often_as_it_says(k):
+    assert 0.92 <= _coverage(k, stats.paired_speedups, 400) <= 0.98
+
+
+def test_the_first_bootstrap_of_three_processes_covers_far_less():
+    """It cannot reach past the processes' extremes: with three, at most 1 - 2 * (1/2)^3 = 75 % of reruns."""
+    assert _coverage(3, stats.boot_paired_speedups, 200) < 0.80
