@@ -73,9 +73,11 @@ def unsupported(engine: str, knobs: frozenset, step: str, device_type: str) -> s
 def describe(engine: str, knobs: frozenset) -> str:
     """How the engine mode runs, in one phrase (shown beside its numbers)."""
     return {
-        "onnxruntime": "torch.onnx.export (dynamo=True), ONNX Runtime session, all graph optimisations",
-        "openvino": f"openvino.convert_model, compiled for the CPU with INFERENCE_PRECISION_HINT="
-                    f"{'bf16' if 'bf16' in knobs else 'f32'}, latency hint",
+        "onnxruntime": "torch.onnx.export (dynamo=True), ONNX Runtime session, all graph optimisations, "
+                       "worker threads not spinning (allow_spinning=0)",
+        "openvino": f"openvino.convert_model (input shapes left dynamic), compiled for the CPU with "
+                    f"INFERENCE_PRECISION_HINT={'bf16' if 'bf16' in knobs else 'f32'}, latency hint, "
+                    f"CPU pinning at its default (on)",
         "aotinductor": "torch.export + AOTInductor package, loaded with aoti_load_package",
         "tensorrt": "torch_tensorrt.compile (dynamo IR)",
     }[engine]
