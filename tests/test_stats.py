@@ -221,5 +221,5 @@ def test_a_paired_interval_covers_the_true_speedup_about_as_often_as_it_says(k):
 
 
 def test_the_first_bootstrap_of_three_processes_covers_far_less():
-    """It cannot reach past the processes' extremes: with three, at most 1 - 2 * (1/2)^3 = 75 % of reruns."""
+    """Each process steady inside, it cannot reach past the processes' extremes: with three, at most 1 - 2 * (1/2)^3 = 75 % of reruns."""
     assert _coverage(3, stats.boot_paired_speedups, 200) < 0.80

@@ -140,6 +140,11 @@ def paired_point(eager: list[list[float]], mode: list[list[float]]) -> float:
     return median([median(e) / median(c) for e, c in zip(eager, mode)])
 
 
+def _check_paired(eager: list[list[float]], mode: list[list[float]]) -> None:
+    if len(eager) != len(mode) or not eager or any(len(e) != len(c) or not e for e, c in zip(eager, mode)):
+        raise ValueError("paired processes need equal, non-empty series of eager and the mode")
+
+
 def t_quantile(u: float, df: int) -> float:
     """Student's t quantile at probability u: exact for 1 and 2 degrees of freedom, the Cornish-Fisher
     series in the normal quantile above (four terms; at u = 0.975 within 0.1 % for 3, to three
@@ -163,10 +168,9 @@ def paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: rand
     processes holds both levels); their mean over k processes has Student's t law with k - 1 degrees of
     freedom and scale s/sqrt(k). Returned as n evenly spaced quantiles of that law, exp'd and shuffled
     by `rng` (so that two modes' draws combine independently). With three to ten processes a bootstrap
-    of them is too narrow: it cannot reach beyond the processes' own extremes (the calibration on the
+    of them is too narrow: it reaches hardly beyond the processes' own extremes (the calibration on the
     methodology page measured both)."""
-    if len(eager) != len(mode) or not eager or any(len(e) != len(c) or not e for e, c in zip(eager, mode)):
-        raise ValueError("paired processes need equal, non-empty series of eager and the mode")
+    _check_paired(eager, mode)
     logs = [math.log(median(e) / median(c)) for e, c in zip(eager, mode)]
     k, centre = len(logs), statistics.fmean(logs)
     if k == 1:
@@ -182,8 +186,7 @@ def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng:
     """The interval harness 5 drew first, kept for the methodology page's comparison on the same runs:
     a two-level bootstrap of `paired_point` (the processes with replacement, then each drawn process's
     interleaved pairs with replacement)."""
-    if len(eager) != len(mode) or not eager or any(len(e) != len(c) or not e for e, c in zip(eager, mode)):
-        raise ValueError("paired processes need equal, non-empty series of eager and the mode")
+    _check_paired(eager, mode)
     k, out = len(eager), []
     for _ in range(n):
         ratios = []
