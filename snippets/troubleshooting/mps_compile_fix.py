@@ -24,6 +24,7 @@ def f(x):
     return torch.nn.functional.gelu(x) * x.sum(dim=-1, keepdim=True)
 
 
+torch.manual_seed(0)  # one input on every run: a sum of 64 values near zero, reordered, can miss fp32's default tolerance
 x = torch.randn(8, 64, device=device)
 for backend in ("inductor", "aot_eager"):  # aot_eager: the same graphs, no generated code
     torch._dynamo.reset()
