@@ -61,15 +61,29 @@ def _compile(built, recipe: recipes.Recipe, args: dict | None = None):
     target = built.model if built.model is not None else built.fn
     if recipe.engine:
         folder, engine = Path(args["engine_dir"]), recipe.engine
-        model_name = args.get("model") or args["workload"]
+        model_name, protocol = args.get("model") or args["workload"], args.get("protocol", "alone")
         if args["phase"] == "time":
             built.compiled = engines.Lazy(lambda: engines.convert(
-                engine, recipe.knobs, target, built.inputs, folder, model_name))
+                engine, recipe.knobs, target, built.inputs, folder, model_name, protocol))
         else:
-            built.compiled = engines.Lazy(lambda: engines.load(engine, recipe.knobs, folder, built.inputs[0].device.type))
+            built.compiled = engines.Lazy(lambda: engines.load(engine, recipe.knobs, folder,
+                                                               built.inputs[0].device.type, protocol))
     elif recipe.compiled:
         built.compiled = torch.compile(target, mode=recipe.base)
     return built
+
+
+def adapt_inputs(knobs: frozenset, step: str, xs: tuple) -> tuple:
+    """The caller's inputs (float32, contiguous, as eager takes them) in the layout and dtype a mode
+    built with `knobs` computes in: the conversion models.instantiate gives that mode's own inputs,
+    here done inside the mode's timed call, so that every mode starts from the same input."""
+    import torch
+
+    if "cl" in knobs:
+        xs = tuple(x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x for x in xs)
+    if "bf16" in knobs and step == "inference":
+        xs = tuple(x.to(torch.bfloat16) if x.is_floating_point() else x for x in xs)
+    return xs
 
 
 def _build_knobs(recipe: recipes.Recipe) -> frozenset:
@@ -215,8 +229,10 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
     _check(result, [(got, ref)] + ([(got_grads, ref_grads)] if ref_grads else []),
            recipes.tolerance(recipe, w.tolerance, w.step))
     del got, got_grads, ref, ref_grads
-    # A recipe that changes the inputs (layout, dtype) calls with its own; the plain modes share eager's.
-    comp_call = comp.call if not recipe.knobs & {"cl", "bf16"} else (lambda *_: comp.call(*comp.inputs))
+    # Every mode is called with eager's inputs; one built for another layout or dtype converts them in
+    # its timed call (a caller holds float32, contiguous tensors: the conversion is part of the cost).
+    knobs = _build_knobs(recipe)
+    comp_call = comp.call if not knobs & {"cl", "bf16"} else (lambda *xs: comp.call(*adapt_inputs(knobs, w.step, xs)))
     if interleaved:
         eager = ModeResult("eager", "ok", threads=threads, message=f"timed in the {mode} processes, interleaved with it")
         (eager_s, result.samples_s), proc = _sampled([eager_built.call, comp_call], eager_built.inputs, sync, cfg,
@@ -224,9 +240,10 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
         result.eager_samples_s = eager.samples_s = eager_s
         eager.processes = [{**{k: v for k, v in proc.items() if k != "eager_n"}, "n": proc["eager_n"]}]
     else:
+        inputs = eager_built.inputs
         eager_built = None  # eager's weights and activations go before the mode is timed alone
         gc.collect()
-        [result.samples_s], proc = _sampled([comp.call], comp.inputs, sync, cfg, phase, "alone")
+        [result.samples_s], proc = _sampled([comp_call], inputs, sync, cfg, phase, "alone")
     result.processes = [proc]
     if w.timer_check and phase == "time":
         number = timing.calls_per_sample(comp.call, comp.inputs, sync, cfg["min_sample_s"])

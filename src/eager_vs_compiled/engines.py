@@ -27,7 +27,7 @@ ENGINES = ("onnxruntime", "openvino", "aotinductor", "tensorrt")
 # python modules an engine needs (a missing one: the mode is recorded as skipped, with this name)
 NEEDS = {"onnxruntime": ("onnxruntime", "onnx", "onnxscript"), "openvino": ("openvino",),
          "aotinductor": (), "tensorrt": ("torch_tensorrt",)}
-KNOBS = {"onnxruntime": frozenset(), "openvino": frozenset({"bf16"}),
+KNOBS = {"onnxruntime": frozenset(), "openvino": frozenset({"bf16", "dynamic"}),
          "aotinductor": frozenset({"freezing", "cl", "bf16"}), "tensorrt": frozenset({"bf16"})}
 INSTALL = "pip install -c constraints.txt -e '.[engines]' (./evc.sh installs it)"
 
@@ -70,15 +70,45 @@ def unsupported(engine: str, knobs: frozenset, step: str, device_type: str) -> s
     return None
 
 
-def describe(engine: str, knobs: frozenset) -> str:
-    """How the engine mode runs, in one phrase (shown beside its numbers)."""
+# Where each vendor documents the settings below (the pages link them from the "How" column).
+DOCS = {"onnxruntime": "https://onnxruntime.ai/docs/performance/tune-performance/threading.html",
+        "openvino": "https://docs.openvino.ai/2024/openvino-workflow/running-inference/inference-devices-and-modes/cpu-device.html",
+        "aotinductor": "https://pytorch.org/docs/stable/torch.compiler_aot_inductor.html",
+        "tensorrt": "https://pytorch.org/TensorRT/"}
+
+
+def settings(engine: str, knobs: frozenset = frozenset(), protocol: str = "alone") -> dict:
+    """Every setting the engine mode is built with, explicit (the one definition the code, the "How"
+    column and the test that reads them back from the engine share). ONNX Runtime's worker threads
+    spin between runs as its documentation defaults, except when eager is timed in the same process
+    (protocol `interleaved`): spinning threads then take the cores eager needs next."""
+    if engine == "onnxruntime":
+        spin = "0" if protocol == "interleaved" else "1"
+        return {"graph_optimization_level": "ORT_ENABLE_ALL",
+                "session.intra_op.allow_spinning": spin, "session.inter_op.allow_spinning": spin}
+    if engine == "openvino":
+        return {"input shapes": "dynamic" if "dynamic" in knobs else "static",
+                "INFERENCE_PRECISION_HINT": "bf16" if "bf16" in knobs else "f32",
+                "PERFORMANCE_HINT": "LATENCY", "ENABLE_CPU_PINNING": True}
+    if engine == "aotinductor":
+        return {"freezing": "freezing" in knobs}
+    return {}
+
+
+def describe(engine: str, knobs: frozenset, protocol: str = "alone") -> str:
+    """How the engine mode runs, in one phrase (shown beside its numbers): `settings` in words."""
+    s = settings(engine, knobs, protocol)
     return {
-        "onnxruntime": "torch.onnx.export (dynamo=True), ONNX Runtime session, all graph optimisations, "
-                       "worker threads not spinning (allow_spinning=0)",
-        "openvino": f"openvino.convert_model (input shapes left dynamic), compiled for the CPU with "
-                    f"INFERENCE_PRECISION_HINT={'bf16' if 'bf16' in knobs else 'f32'}, latency hint, "
-                    f"CPU pinning at its default (on)",
-        "aotinductor": "torch.export + AOTInductor package, loaded with aoti_load_package",
+        "onnxruntime": "torch.onnx.export (dynamo=True), ONNX Runtime session with "
+                       "graph_optimization_level=ORT_ENABLE_ALL, "
+                       + ("worker threads spinning between runs (allow_spinning=1, the default)"
+                          if s.get("session.intra_op.allow_spinning") == "1"
+                          else "worker threads not spinning (allow_spinning=0)"),
+        "openvino": f"openvino.convert_model (input shapes {s.get('input shapes')}), compiled for the CPU with "
+                    f"INFERENCE_PRECISION_HINT={s.get('INFERENCE_PRECISION_HINT')}, PERFORMANCE_HINT=LATENCY, "
+                    f"ENABLE_CPU_PINNING=True",
+        "aotinductor": f"torch.export + AOTInductor package (inductor_configs freezing={s.get('freezing')}), "
+                       f"loaded with aoti_load_package",
         "tensorrt": "torch_tensorrt.compile (dynamo IR)",
     }[engine]
 
@@ -107,17 +137,15 @@ def _threads() -> int:
     return torch.get_num_threads()  # the same thread count as the eager and compiled modes beside it
 
 
-def _ort_session(path: Path, device_type: str):
+def _ort_session(path: Path, device_type: str, protocol: str = "alone"):
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.intra_op_num_threads = _threads()
-    # ORT's worker threads spin after a run by default: interleaved with eager in one process, the
-    # spinning threads take the cores eager needs next (measured here: eager ran several times slower
-    # beside a spinning session). Without spinning both sides get the machine in turn.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    for key, value in settings("onnxruntime", frozenset(), protocol).items():
+        if key.startswith("session."):
+            options.add_session_config_entry(key, value)
     providers = ["CUDAExecutionProvider"] if device_type == "cuda" else ["CPUExecutionProvider"]
     session = ort.InferenceSession(str(path), options, providers=providers)
     names = [i.name for i in session.get_inputs()]
@@ -126,6 +154,7 @@ def _ort_session(path: Path, device_type: str):
         feeds = {n: x.detach().cpu().numpy() for n, x in zip(names, xs)}
         return _to_torch(session.run(None, feeds), xs[0].device)
 
+    run.session = session  # for reading the settings back (tests/test_engine_settings.py)
     return run
 
 
@@ -133,9 +162,8 @@ def _ov_compiled(model, knobs: frozenset):
     import openvino as ov
 
     core = ov.Core()
-    config = {"INFERENCE_PRECISION_HINT": "bf16" if "bf16" in knobs else "f32",
-              "PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _threads()}
-    compiled = core.compile_model(model, "CPU", config)
+    config = {k: v for k, v in settings("openvino", knobs).items() if k.isupper()}
+    compiled = core.compile_model(model, "CPU", {**config, "INFERENCE_NUM_THREADS": _threads()})
     request = compiled.create_infer_request()
 
     def run(*xs):
@@ -143,10 +171,12 @@ def _ov_compiled(model, knobs: frozenset):
         return _to_torch([request.get_output_tensor(i).data.copy() for i in range(len(compiled.outputs))],
                          xs[0].device)
 
+    run.compiled = compiled  # for reading the settings back
     return run
 
 
-def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, model_name: str):
+def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, model_name: str,
+            protocol: str = "alone"):
     """Export `module` for `engine`, save the artifact in `folder`, return a callable running it.
     Any exporter failure becomes ExportFailed naming the engine and the model."""
     import torch
@@ -164,11 +194,15 @@ def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, 
 
             # save_model compresses the weights to fp16 by default: the f32 mode would then compute
             # with rounded weights (relative error ~2e-4 on a linear layer, checked here). Kept exact.
-            ov.save_model(ov.convert_model(module, example_input=inputs), str(folder / "model.xml"),
+            # static: every input's shape fixed to the one timed (OpenVINO's guide: static shapes are
+            # faster); the `dynamic` knob leaves every dimension free (`[?,?,...]`), as without `input=`
+            static = {} if "dynamic" in knobs else {"input": [tuple(x.shape) for x in inputs]}
+            ov.save_model(ov.convert_model(module, example_input=inputs, **static), str(folder / "model.xml"),
                           compress_to_fp16=False)
         elif engine == "aotinductor":
             program = torch.export.export(module, inputs)
-            torch._inductor.aoti_compile_and_package(program, package_path=str(folder / "model.pt2"))
+            torch._inductor.aoti_compile_and_package(program, package_path=str(folder / "model.pt2"),
+                                                     inductor_configs=settings(engine, knobs))
         elif engine == "tensorrt":
             import torch_tensorrt
 
@@ -179,7 +213,7 @@ def convert(engine: str, knobs: frozenset, module, inputs: tuple, folder: Path, 
         cause = e.__cause__ if e.__cause__ is not None and e.__cause__ is not e else None
         why = f"{_first_line(e)}" + (f" (caused by {_first_line(cause)})" if cause else "")
         raise ExportFailed(f"{engine} could not export {model_name}: {why}") from e
-    return load(engine, knobs, folder, device_type)
+    return load(engine, knobs, folder, device_type, protocol)
 
 
 def _first_line(e: BaseException) -> str:
@@ -188,12 +222,12 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
 
 
-def load(engine: str, knobs: frozenset, folder: Path, device_type: str = "cpu"):
+def load(engine: str, knobs: frozenset, folder: Path, device_type: str = "cpu", protocol: str = "alone"):
     """A callable running the artifact saved in `folder` (a fresh process: the warm phase)."""
     import torch
 
     if engine == "onnxruntime":
-        return _ort_session(folder / "model.onnx", device_type)
+        return _ort_session(folder / "model.onnx", device_type, protocol)
     if engine == "openvino":
         import openvino as ov
 

@@ -8,7 +8,11 @@ and knobs joined by `+`:
 - `bf16`: bfloat16 weights and inputs (inference) or autocast (training), checked against fp32
   eager with bfloat16's tolerance; on a CPU only where it has native bf16 (AMX or AVX512-BF16);
 - `physical-cores`: one thread per physical core instead of one per logical CPU;
-- `compiled-optimizer`: the optimizer step compiled too (training only).
+- `compiled-optimizer`: the optimizer step compiled too (training only);
+- `dynamic`: an engine's input shapes left dynamic (OpenVINO: `convert_model` without `input=`),
+  where it is otherwise built for the static shape it is timed at.
+Every mode is timed on the input a caller holds (float32, contiguous): a mode with `cl` or `bf16`
+converts it inside its timed call (child.adapt_inputs).
 Standard library + torch.
 """
 
@@ -21,7 +25,7 @@ from pathlib import Path
 
 from .engines import ENGINES
 
-KNOBS = ("freezing", "cl", "bf16", "physical-cores", "compiled-optimizer")
+KNOBS = ("freezing", "cl", "bf16", "physical-cores", "compiled-optimizer", "dynamic")
 BASES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs") + ENGINES
 
 
@@ -83,6 +87,8 @@ def unsupported(recipe: Recipe, step: str, device_type: str) -> str | None:
         why = engines.unsupported(recipe.engine, recipe.knobs, step, device_type)
         if why:
             return why
+    if "dynamic" in recipe.knobs and not recipe.engine:
+        return "dynamic applies to an engine's input shapes (openvino+dynamic); torch.compile takes dynamic=True"
     if "freezing" in recipe.knobs and (step != "inference" or not recipe.compiled):
         return "freezing applies to compiled inference only"
     if "compiled-optimizer" in recipe.knobs and (step != "training" or not recipe.compiled):

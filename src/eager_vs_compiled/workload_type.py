@@ -18,7 +18,7 @@ from typing import Callable
 
 import torch
 
-from . import models, records
+from . import engines, models, recipes, records
 from .models import Built
 
 PROFILES = ("cpu", "gpu")
@@ -97,7 +97,20 @@ class Workload:
                         "model.train(); torch.compile(model), loss.backward() and SGD step in eager")
                 + ("; bfloat16 weights and inputs" if self.dtype == "bfloat16" and self.step == "inference"
                    else "; autocast(bfloat16) mixed precision, float32 weights" if self.dtype == "bfloat16"
-                   else "")}
+                   else "")} | ({"mode_settings": settings} if (settings := self.mode_settings(profile)) else {})
+
+    def mode_settings(self, profile: str) -> dict:
+        """What a mode is built with beyond its name, where that changes what is timed: an engine's
+        settings (engines.describe), and the input conversion of a mode built for another layout or
+        dtype. Part of the spec: change a setting and the workload's records are stale."""
+        out = {}
+        for mode in self.modes[profile]:
+            r = recipes.parse(mode)
+            if r.engine:
+                out[mode] = engines.describe(r.engine, r.knobs)
+            elif r.knobs & {"cl", "bf16"}:
+                out[mode] = "called with eager's float32 contiguous input, converted inside the timed call"
+        return out
 
     def spec_hash(self, profile: str) -> str:
         blob = (json.dumps(self.spec(profile), sort_keys=True) + inspect.getsource(self.builder)

@@ -166,9 +166,11 @@ def _engine_suite() -> list[Workload]:
                         sizes={p: base.sizes[p] for p in base.sizes}, modes={"cpu": cpu, "gpu": gpu}, **fields, **kw)
 
     tiny, mlp, block = WORKLOADS_BY_NAME["tiny_op"], WORKLOADS_BY_NAME["mlp"], WORKLOADS_BY_NAME["transformer_block"]
-    fp32_cpu = ("eager", "default", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing")
+    fp32_cpu = ("eager", "default", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing",
+                "aotinductor+freezing+bf16")
     fp32_gpu = ("eager", "max-autotune", *GPU_ENGINES, "aotinductor")
-    vision_cpu = ("eager", "default+freezing+cl", "default+freezing+cl+bf16", *CPU_ENGINES, "aotinductor+freezing+cl")
+    vision_cpu = ("eager", "default+freezing+cl", "default+freezing+cl+bf16", *CPU_ENGINES, "aotinductor+freezing+cl",
+                  "aotinductor+freezing+cl+bf16")
     vision_gpu = ("eager", "max-autotune+cl+bf16", *GPU_ENGINES, "aotinductor+cl+bf16")
     return [
         engine_workload(tiny, "engines_tiny_op", ("eager", "default", "onnxruntime", "openvino", "aotinductor"),
@@ -177,13 +179,14 @@ def _engine_suite() -> list[Workload]:
         engine_workload(block, "engines_transformer_block", fp32_cpu, fp32_gpu, on_demand=("cpu",),
                         title="Transformer encoder block inference"),
         _vision("resnet50", "inference", "float32", "contiguous", {"batch": 4, "image": 224}, {"batch": 64, "image": 224},
-                cpu_modes=vision_cpu, gpu_modes=vision_gpu, on_demand=("cpu",), name="engines_resnet50_b4",
+                cpu_modes=(*vision_cpu, "openvino+dynamic"), gpu_modes=vision_gpu, on_demand=("cpu",), name="engines_resnet50_b4",
                 title="ResNet-50 inference, batch 4", family="engines"),
         _vision("resnet50", "inference", "float32", "contiguous", {"batch": 16, "image": 224}, {"batch": 256, "image": 224},
                 cpu_modes=vision_cpu, gpu_modes=vision_gpu, on_demand=("cpu",), name="engines_resnet50_b16",
                 title="ResNet-50 inference, batch 16", family="engines"),
         _vision("vit_b_16", "inference", "float32", "contiguous", {"batch": 2, "image": 224}, {"batch": 128, "image": 224},
-                cpu_modes=("eager", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing"),
+                cpu_modes=("eager", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing",
+                           "aotinductor+freezing+bf16"),
                 gpu_modes=("eager", "max-autotune-no-cudagraphs+bf16", *GPU_ENGINES, "aotinductor+bf16"),
                 on_demand=("cpu",), name="engines_vit_b_16", title="ViT-B/16 inference, batch 2", family="engines"),
     ]
