@@ -54,8 +54,11 @@ def test_the_report_sums_every_row(tmp_path):
 @pytest.mark.parametrize("args, says", [
     (("--runs", "1"), "--runs must be between 2 and 20, not 1"),
     (("--protocols", "--protocol", "alone"), "--protocol goes without --protocols"),
-    (("--mode", "default"), "--mode goes with --protocols"),
+    (("--mode", "default"), "--mode goes with --protocols, --interference or --throughput"),
     (("--protocols", "--rounds", "0"), "--rounds must be between 1 and 20, not 0"),
+    (("--protocols", "--interference"), "one of --protocols, --interference, --throughput at a time"),
+    (("--interference", "--protocol", "alone"), "--protocol goes without --interference"),
+    (("--throughput", "--profile", "gpu"), "--throughput measures the cpu profile"),
 ])
 def test_calibrate_refuses_a_bad_input_by_name(capsys, tmp_path, args, says):
     code, _, err = cli(capsys, "calibrate", "--out", str(tmp_path), "--workload", "tiny_op", *args)

@@ -68,7 +68,7 @@ def test_an_export_failure_names_engine_and_model_and_the_exporters_reason(tmp_p
 
 @pytest.mark.parametrize("mode, step, device, reason", [
     ("onnxruntime", "training", "cpu", "onnxruntime runs inference only"),
-    ("onnxruntime+bf16", "inference", "cpu", "onnxruntime takes no knob bf16 (it takes: none)"),
+    ("onnxruntime+bf16", "inference", "cpu", "onnxruntime takes no knob bf16 (it takes: transformers)"),
     ("openvino+cl", "inference", "cpu", "openvino takes no knob cl (it takes: bf16, dynamic)"),
     ("openvino", "inference", "cuda", "OpenVINO runs on Intel CPUs and GPUs, not on a CUDA device"),
     ("tensorrt", "inference", "cpu", "TensorRT runs on NVIDIA GPUs only"),

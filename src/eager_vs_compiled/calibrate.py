@@ -5,7 +5,9 @@ every run's record under <release>/calibration/run-<i>/. For each workload and m
 how often a run's speedup lies inside another run's 95% interval (ordered pairs), how often two runs'
 intervals overlap (unordered pairs), the median half-width, and the runs' own spread (max/min - 1).
 `protocols` measures workloads with each mode timed alone and interleaved with eager, in one window,
-into <release>/protocols/<protocol>/. The methodology page renders both from those records.
+into <release>/protocols/<protocol>/; `interference` adds the `idle` protocol (eager timed in the mode's
+process with the mode loaded and idle), into <release>/interference/<protocol>/: does an engine in the
+process slow eager? The methodology and compile-or-convert pages render them from those records.
 Standard library + this package.
 """
 
@@ -21,7 +23,8 @@ from typing import Callable, NamedTuple
 
 from . import data, machine, measure, records, stats, store
 
-CALIBRATION, PROTOCOLS = "calibration", "protocols"
+CALIBRATION, PROTOCOLS, INTERFERENCE = "calibration", "protocols", "interference"
+EXPERIMENTS = {PROTOCOLS: ("alone", "interleaved"), INTERFERENCE: ("alone", "idle", "interleaved")}
 DEFAULT_WORKLOADS = ("tiny_op", "mlp", "pointwise_08", "transformer_block")
 Progress = Callable[[str], None]
 
@@ -53,12 +56,12 @@ def run(names, runs: int, root: Path, progress: Progress, profile: str | None = 
 
 
 def protocols(names, root: Path, progress: Progress, rounds: int, profile: str | None = None,
-              modes: list[str] | None = None) -> Path:
-    """Each workload measured with both protocols back to back (same window, same rounds); `modes`:
-    only these (eager is always measured)."""
-    out = folder(root, PROTOCOLS)
+              modes: list[str] | None = None, kind: str = PROTOCOLS) -> Path:
+    """Each workload measured with the experiment's protocols back to back (same window, same rounds);
+    `modes`: only these (eager is always measured); `kind`: PROTOCOLS or INTERFERENCE."""
+    out = folder(root, kind)
     for name in names:
-        for protocol in measure.PROTOCOLS:
+        for protocol in EXPERIMENTS[kind]:
             progress(f"protocol {protocol}: {name}")
             rec = measure.measure_workload(name, profile, modes=modes, progress=progress, protocol=protocol,
                                            rounds=rounds)
@@ -131,34 +134,57 @@ def report(table: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def command(args, bar) -> int:
-    """`calibrate`: measure (or with --report, only read) and print the table. ValueError: a bad input."""
+def _experiment(args, names: list[str], profile: str) -> str | None:
+    """Which experiment the arguments ask for (None: a calibration), after checking them. ValueError
+    names the bad input."""
     from . import workloads
 
-    names = args.workload or list(DEFAULT_WORKLOADS)
-    profile = args.profile or workloads.default_profile()
     outside = [n for n in names if not workloads.get(n).in_profile(profile)]
     if outside:
         raise ValueError(f"{', '.join(outside)} not in profile {profile!r}")
     if not 2 <= args.runs <= 20:
         raise ValueError(f"--runs must be between 2 and 20, not {args.runs}")
-    if args.protocol and args.protocols:
-        raise ValueError("--protocol goes without --protocols (which measures each workload both ways)")
-    if args.mode and not args.protocols:
-        raise ValueError("--mode goes with --protocols (a calibration reruns every mode of a workload)")
+    if sum(map(bool, (args.protocols, args.interference, args.throughput))) > 1:
+        raise ValueError("one of --protocols, --interference, --throughput at a time")
+    experiment = PROTOCOLS if args.protocols else INTERFERENCE if args.interference else \
+        "throughput" if args.throughput else None
+    if args.protocol and experiment:
+        raise ValueError(f"--protocol goes without --{experiment} (which measures each workload every way)")
+    if args.mode and not experiment:
+        raise ValueError("--mode goes with --protocols, --interference or --throughput (a calibration reruns "
+                         "every mode of a workload)")
+    if args.throughput and profile != "cpu":
+        raise ValueError("--throughput measures the cpu profile (the cores of this machine)")
     for mode in args.mode or []:
         missing = [n for n in names if mode not in workloads.get(n).modes[profile]]
         if missing:
             raise ValueError(f"mode {mode!r} is not one of {', '.join(missing)}'s modes in profile {profile!r}")
     if not 1 <= args.rounds <= 20:
         raise ValueError(f"--rounds must be between 1 and 20, not {args.rounds}")
+    return experiment
+
+
+def command(args, bar) -> int:
+    """`calibrate`: measure (or with --report, only read) and print the table. ValueError: a bad input."""
+    from . import workloads
+
+    names = args.workload or list(DEFAULT_WORKLOADS)
+    profile = args.profile or workloads.default_profile()
+    experiment = _experiment(args, names, profile)
     root = Path(args.out or store.default_root())
 
     def say(msg: str) -> None:
         bar.step(msg)
 
-    if args.protocols:
-        where = protocols(names, root, say, args.rounds, profile, args.mode)
+    if experiment == "throughput":
+        from . import throughput
+
+        for name in names:
+            where = throughput.measure(name, args.mode or list(workloads.get(name).modes[profile]), root, say,
+                                       args.rounds).parent
+    elif experiment:
+        where = protocols(names, root, say, args.rounds, profile, args.mode, experiment)
+    if experiment:
         bar.close()
         print(f"records in {where}/", file=sys.stderr)
         return 0
@@ -186,12 +212,19 @@ def add_parser(sub, workload_names: list[str]) -> None:
     c.add_argument("--protocols", action="store_true",
                    help="instead: measure each workload with every mode timed alone and interleaved with eager, "
                         "back to back (the methodology page's comparison)")
+    c.add_argument("--interference", action="store_true",
+                   help="instead: measure eager alone, in each mode's processes with the mode loaded and idle, and "
+                        "interleaved with it, back to back (does an engine in the process slow eager?)")
+    c.add_argument("--throughput", action="store_true",
+                   help="instead: each mode's items per second with every core busy, the best split of the cores "
+                        "into worker processes (the latency tables' companion)")
     c.add_argument("--protocol", choices=measure.PROTOCOLS,
                    help="how each run times the modes: beside eager in each process (interleaved) or each in "
                         "processes of its own (alone); default: as `measure` does (interleaved; engines alone)")
     c.add_argument("--mode", action="append", metavar="MODE",
-                   help="with --protocols: only these modes of each workload (repeatable; eager always)")
-    c.add_argument("--rounds", type=int, default=3, metavar="N", help="with --protocols: rounds of each (default 3)")
+                   help="with --protocols or --interference: only these modes of each workload (repeatable; eager always)")
+    c.add_argument("--rounds", type=int, default=3, metavar="N",
+                   help="with --protocols or --interference: rounds of each (default 3)")
     c.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     c.add_argument("--report", action="store_true", help="measure nothing: report the calibration records of --out")
     c.add_argument("--out", type=Path, metavar="DIR",

@@ -73,27 +73,6 @@ def _compile(built, recipe: recipes.Recipe, args: dict | None = None):
     return built
 
 
-def adapt_inputs(knobs: frozenset, step: str, xs: tuple) -> tuple:
-    """The caller's inputs (float32, contiguous, as eager takes them) in the layout and dtype a mode
-    built with `knobs` computes in: the conversion models.instantiate gives that mode's own inputs,
-    here done inside the mode's timed call, so that every mode starts from the same input."""
-    import torch
-
-    if "cl" in knobs:
-        xs = tuple(x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x for x in xs)
-    if "bf16" in knobs and step == "inference":
-        xs = tuple(x.to(torch.bfloat16) if x.is_floating_point() else x for x in xs)
-    return xs
-
-
-def _build_knobs(recipe: recipes.Recipe) -> frozenset:
-    """The knobs the PyTorch model is built with: an engine that takes bf16 as its own precision
-    setting (OpenVINO, TensorRT) converts the float32 model and computes in bf16 itself."""
-    if recipe.engine in ("openvino", "tensorrt"):
-        return recipe.knobs - {"bf16"}
-    return recipe.knobs
-
-
 def _child(args: dict) -> dict[str, ModeResult]:
     """One process of one mode: {mode: its result} (and {"eager": ...} beside a compiled mode timed
     with the interleaved protocol)."""
@@ -175,7 +154,7 @@ def _recompile(w, profile: str, mode: str, device, sync, args: dict) -> ModeResu
     recipes.configure(recipe)
     result = ModeResult(mode, "ok", threads=torch.get_num_threads())
     torch.compiler.load_cache_artifacts(Path(args["artifacts"]).read_bytes())
-    comp = _compile(w.build(profile, device, _build_knobs(recipe)), recipe, args)
+    comp = _compile(w.build(profile, device, recipes.build_knobs(recipe)), recipe, args)
     _, first = timing.first_call(comp.call, comp.inputs, sync)
     steady = stats.median([timing.timer(comp.call, comp.inputs, sync, 1) for _ in range(5)])
     result.compile_mega_s = stats.compile_seconds(first, steady)
@@ -199,15 +178,15 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
     recipe, phase = recipes.parse(mode), args.get("phase", "time")
     recipes.configure(recipe)  # before eager too: a thread count is the same for both sides
     cfg, threads = timing.TIMING[profile], torch.get_num_threads()
-    interleaved = args.get("protocol") == "interleaved"
+    protocol = args.get("protocol") or "alone"
     result = ModeResult(mode, "ok", threads=threads)
-    eager_built = eager = None
+    eager_built = None
     if phase == "time":  # cold: eager's answer first, as a reader would check it
         eager_built, ref, ref_grads = _reference(w, profile, device)
         result.peak_memory_bytes, result.memory_kind = _peak_memory(device)  # eager's, replaced below
         result.flops_per_call = _flops(eager_built, device)
         result.eager_bytes_per_call = _eager_bytes(eager_built) if w.traffic else None
-    comp = _compile(w.build(profile, device, _build_knobs(recipe)), recipe, args)
+    comp = _compile(w.build(profile, device, recipes.build_knobs(recipe)), recipe, args)
     got, first = timing.first_call(comp.call, comp.inputs, sync)
     got_grads = [g.clone() for g in comp.grads()]
     if phase == "time":
@@ -231,24 +210,41 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
     del got, got_grads, ref, ref_grads
     # Every mode is called with eager's inputs; one built for another layout or dtype converts them in
     # its timed call (a caller holds float32, contiguous tensors: the conversion is part of the cost).
-    knobs = _build_knobs(recipe)
-    comp_call = comp.call if not knobs & {"cl", "bf16"} else (lambda *xs: comp.call(*adapt_inputs(knobs, w.step, xs)))
-    if interleaved:
-        eager = ModeResult("eager", "ok", threads=threads, message=f"timed in the {mode} processes, interleaved with it")
-        (eager_s, result.samples_s), proc = _sampled([eager_built.call, comp_call], eager_built.inputs, sync, cfg,
-                                                     phase, "interleaved")
-        result.eager_samples_s = eager.samples_s = eager_s
-        eager.processes = [{**{k: v for k, v in proc.items() if k != "eager_n"}, "n": proc["eager_n"]}]
-    else:
-        inputs = eager_built.inputs
+    knobs = recipes.build_knobs(recipe)
+    comp_call = comp.call if not knobs & {"cl", "bf16"} else (lambda *xs: comp.call(*recipes.adapt_inputs(knobs, w.step, xs)))
+    inputs = eager_built.inputs
+    if protocol == "alone":
         eager_built = None  # eager's weights and activations go before the mode is timed alone
         gc.collect()
-        [result.samples_s], proc = _sampled([comp_call], inputs, sync, cfg, phase, "alone")
-    result.processes = [proc]
+    eager = _timed(protocol, result, None if eager_built is None else eager_built.call, comp_call, inputs,
+                   (sync, cfg, phase))
     if w.timer_check and phase == "time":
         number = timing.calls_per_sample(comp.call, comp.inputs, sync, cfg["min_sample_s"])
         result.timer_harness_s, result.timer_median_s = timing.timer_agreement(comp, sync, threads, number)
     return {mode: result, **({"eager": eager} if eager is not None else {})}
+
+
+def _timed(protocol: str, result: ModeResult, eager_call, comp_call, inputs, how: tuple) -> ModeResult | None:
+    """Time the mode by the protocol, filling `result`: `alone` (eager_call None), `interleaved` (with
+    eager sample by sample), or `idle` (eager first, the mode loaded in the process and left idle, then
+    the mode: the interference experiment). Returns eager's result where eager was timed here."""
+    sync, cfg, phase = how
+    if protocol == "alone":
+        [result.samples_s], proc = _sampled([comp_call], inputs, sync, cfg, phase, protocol)
+        result.processes = [proc]
+        return None
+    if protocol == "interleaved":
+        (eager_s, result.samples_s), proc = _sampled([eager_call, comp_call], inputs, sync, cfg, phase, protocol)
+        said = "interleaved with it"
+    else:
+        [eager_s], _ = _sampled([eager_call], inputs, sync, cfg, phase, protocol)
+        [result.samples_s], proc = _sampled([comp_call], inputs, sync, cfg, phase, protocol)
+        proc["eager_n"], said = len(eager_s), "with it loaded and idle, before it was timed"
+    eager = ModeResult("eager", "ok", threads=result.threads, message=f"timed in the {result.mode} processes, {said}")
+    result.eager_samples_s = eager.samples_s = eager_s
+    eager.processes = [{**{k: v for k, v in proc.items() if k != "eager_n"}, "n": proc["eager_n"]}]
+    result.processes = [proc]
+    return eager
 
 
 def _check(result: ModeResult, pairs: list, tolerance: float) -> None:

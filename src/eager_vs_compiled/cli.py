@@ -35,7 +35,7 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
                    help=f"only these modes (repeatable): {', '.join(modes)}, an inference engine (onnxruntime, "
                         "openvino, aotinductor, tensorrt), or a recipe, a mode with knobs joined by '+' (e.g. "
                         "default+freezing+cl, openvino+bf16; knobs: freezing, cl, bf16, physical-cores, "
-                        "compiled-optimizer, dynamic)")
+                        "compiled-optimizer, dynamic, transformers)")
     m.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     m.add_argument("--family", action="append", metavar="NAME",
                    help="only the workloads of this benchmark family (repeatable): "

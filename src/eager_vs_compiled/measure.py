@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import engines, freshness, machine, recipes, records, store, workloads
-from .rounds import HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
+from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
 
@@ -137,7 +137,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
     limit = timeout or TIMING[profile]["timeout_s"]
     todo = []
     for mode in modes:
-        if mode == "eager" and protocol == "interleaved" and not w.unavailable():
+        if mode == "eager" and protocol in BESIDE and not w.unavailable():
             continue  # timed beside each compiled mode
         why = _skip(w, mode, deadline, previous, device, profile)
         if why:
@@ -160,7 +160,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
                                                                     "before its first process")
             continue
         results[m.mode] = _finish(m.result, items, sum(p.get("wall_s", 0.0) for p in m.result.processes) or None)
-    if protocol == "interleaved" and "eager" not in results:
+    if protocol in BESIDE and "eager" not in results:
         results["eager"] = _eager_beside(list(state.values()), results)
     record = Record(
         workload=w.name, title=w.title, profile=profile,

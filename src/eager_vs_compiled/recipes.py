@@ -10,9 +10,10 @@ and knobs joined by `+`:
 - `physical-cores`: one thread per physical core instead of one per logical CPU;
 - `compiled-optimizer`: the optimizer step compiled too (training only);
 - `dynamic`: an engine's input shapes left dynamic (OpenVINO: `convert_model` without `input=`),
-  where it is otherwise built for the static shape it is timed at.
+  where it is otherwise built for the static shape it is timed at;
+- `transformers`: ONNX Runtime's transformer optimizer over the exported graph (engines.py).
 Every mode is timed on the input a caller holds (float32, contiguous): a mode with `cl` or `bf16`
-converts it inside its timed call (child.adapt_inputs).
+converts it inside its timed call (adapt_inputs).
 Standard library + torch.
 """
 
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from .engines import ENGINES
 
-KNOBS = ("freezing", "cl", "bf16", "physical-cores", "compiled-optimizer", "dynamic")
+KNOBS = ("freezing", "cl", "bf16", "physical-cores", "compiled-optimizer", "dynamic", "transformers")
+ENGINE_KNOBS = ("dynamic", "transformers")  # settings of an engine, meaningless for torch.compile
 BASES = ("eager", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs") + ENGINES
 
 
@@ -87,8 +89,11 @@ def unsupported(recipe: Recipe, step: str, device_type: str) -> str | None:
         why = engines.unsupported(recipe.engine, recipe.knobs, step, device_type)
         if why:
             return why
-    if "dynamic" in recipe.knobs and not recipe.engine:
-        return "dynamic applies to an engine's input shapes (openvino+dynamic); torch.compile takes dynamic=True"
+    engine_only = sorted(recipe.knobs & set(ENGINE_KNOBS)) if not recipe.engine else []
+    if engine_only:
+        return {"dynamic": "dynamic applies to an engine's input shapes (openvino+dynamic); torch.compile takes dynamic=True",
+                "transformers": "transformers applies to ONNX Runtime's transformer optimizer (onnxruntime+transformers)",
+                }[engine_only[0]]
     if "freezing" in recipe.knobs and (step != "inference" or not recipe.compiled):
         return "freezing applies to compiled inference only"
     if "compiled-optimizer" in recipe.knobs and (step != "training" or not recipe.compiled):
@@ -103,6 +108,27 @@ def unsupported(recipe: Recipe, step: str, device_type: str) -> str | None:
             return (f"one thread per physical core is what already runs here ({physical} physical cores, "
                     f"{logical} logical CPUs)" if physical else "the number of physical cores is unknown here")
     return None
+
+
+def adapt_inputs(knobs: frozenset, step: str, xs: tuple) -> tuple:
+    """The caller's inputs (float32, contiguous, as eager takes them) in the layout and dtype a mode
+    built with `knobs` computes in: the conversion models.instantiate gives that mode's own inputs,
+    here done inside the mode's timed call, so that every mode starts from the same input."""
+    import torch
+
+    if "cl" in knobs:
+        xs = tuple(x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x for x in xs)
+    if "bf16" in knobs and step == "inference":
+        xs = tuple(x.to(torch.bfloat16) if x.is_floating_point() else x for x in xs)
+    return xs
+
+
+def build_knobs(recipe: Recipe) -> frozenset:
+    """The knobs the PyTorch model is built with: an engine that takes bf16 as its own precision
+    setting (OpenVINO, TensorRT) converts the float32 model and computes in bf16 itself."""
+    if recipe.engine in ("openvino", "tensorrt"):
+        return recipe.knobs - {"bf16"}
+    return recipe.knobs
 
 
 def tolerance(recipe: Recipe, base_tolerance: float, step: str) -> float:

@@ -32,7 +32,10 @@ ROUNDS_MIN = 3
 ROUNDS_MAX = 10
 TARGET_HALF_WIDTH = 0.02
 EXTRA_BUDGET_S = {"cpu": 30.0, "gpu": 30.0}
-PROTOCOLS = ("alone", "interleaved")
+PROTOCOLS = ("alone", "interleaved", "idle")
+# Protocols where eager is timed in the mode's own processes: beside it sample by sample (interleaved),
+# or first, with the mode loaded and idle, then the mode (idle: the interference experiment).
+BESIDE = ("interleaved", "idle")
 
 # glibc's malloc, left to itself, picks per process whether a freed block of a few MB goes back to the OS
 # (mmap threshold and heap trimming adapt to the first frees): one fresh process then page-faults through

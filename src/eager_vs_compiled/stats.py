@@ -161,6 +161,22 @@ def t_quantile(u: float, df: int) -> float:
             + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / (92160 * v ** 4))
 
 
+def ratio_interval(a: list[float], b: list[float], level: float = CONFIDENCE) -> tuple[float, float, float]:
+    """(ratio, low, high) of a over b, two sets of per-process times measured in different processes:
+    the ratio of their geometric means, with Welch's t interval over the logs (each side its own
+    variance; Welch-Satterthwaite degrees of freedom). Needs two processes on each side."""
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"a ratio interval needs two processes on each side, not {len(a)} and {len(b)}")
+    la, lb = [math.log(x) for x in a], [math.log(x) for x in b]
+    centre = statistics.fmean(la) - statistics.fmean(lb)
+    va, vb = statistics.variance(la) / len(la), statistics.variance(lb) / len(lb)
+    if va + vb == 0:
+        return (math.exp(centre),) * 3
+    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
+    half = t_quantile((1 + level) / 2, max(1, round(df))) * math.sqrt(va + vb)
+    return math.exp(centre), math.exp(centre - half), math.exp(centre + half)
+
+
 def paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
                     n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
     """The distribution of a paired speedup from its processes: each process gives one observation, the

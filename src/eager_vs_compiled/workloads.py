@@ -176,7 +176,8 @@ def _engine_suite() -> list[Workload]:
         engine_workload(tiny, "engines_tiny_op", ("eager", "default", "onnxruntime", "openvino", "aotinductor"),
                         ("eager", "reduce-overhead", "onnxruntime", "tensorrt", "aotinductor"), title="One tiny op per call"),
         engine_workload(mlp, "engines_mlp", fp32_cpu, fp32_gpu, on_demand=("cpu",), title="MLP inference"),
-        engine_workload(block, "engines_transformer_block", fp32_cpu, fp32_gpu, on_demand=("cpu",),
+        engine_workload(block, "engines_transformer_block", (*fp32_cpu, "onnxruntime+transformers"), fp32_gpu,
+                        on_demand=("cpu",),
                         title="Transformer encoder block inference"),
         _vision("resnet50", "inference", "float32", "contiguous", {"batch": 4, "image": 224}, {"batch": 64, "image": 224},
                 cpu_modes=(*vision_cpu, "openvino+dynamic"), gpu_modes=vision_gpu, on_demand=("cpu",), name="engines_resnet50_b4",
@@ -186,7 +187,7 @@ def _engine_suite() -> list[Workload]:
                 title="ResNet-50 inference, batch 16", family="engines"),
         _vision("vit_b_16", "inference", "float32", "contiguous", {"batch": 2, "image": 224}, {"batch": 128, "image": 224},
                 cpu_modes=("eager", "default+freezing", "default+freezing+bf16", *CPU_ENGINES, "aotinductor+freezing",
-                           "aotinductor+freezing+bf16"),
+                           "aotinductor+freezing+bf16", "onnxruntime+transformers"),
                 gpu_modes=("eager", "max-autotune-no-cudagraphs+bf16", *GPU_ENGINES, "aotinductor+bf16"),
                 on_demand=("cpu",), name="engines_vit_b_16", title="ViT-B/16 inference, batch 2", family="engines"),
     ]

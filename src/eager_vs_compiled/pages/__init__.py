@@ -36,6 +36,8 @@ DIRECTIVES = {
     "glossary": "pages.glossary:glossary",
     "engines_table": "pages.engines:table", "engines_verdict": "pages.engines:conclusion",
     "engines_summary": "pages.engines:summary", "engines_chart": "pages.engines:chart",
+    "engines_interference": "pages.interference:table",
+    "engines_throughput": "pages.throughput:table",
 }
 
 

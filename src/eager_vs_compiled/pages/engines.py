@@ -17,7 +17,8 @@ from .provenance import (median_distribution, breakeven, code, esc, fmt_bytes, f
 from .recipe import versus
 
 KNOB_WORDS = {"freezing": "freezing", "cl": "channels_last", "bf16": "bfloat16", "physical-cores": "physical cores",
-              "compiled-optimizer": "compiled optimizer", "dynamic": "dynamic shapes"}
+              "compiled-optimizer": "compiled optimizer", "dynamic": "dynamic shapes",
+              "transformers": "transformer optimizer"}
 
 
 def _recipe(mode: str) -> recipes.Recipe | None:
@@ -129,7 +130,7 @@ def table(name: str) -> str:
     out = []
     for slug, recs in records_by_machine([name]).items():
         rec = recs[0]
-        lines = [tr("| # | Mode | How | Time per call (95% interval) | vs fp32 eager | Conversion (cold) | "
+        lines = [tr("| # | Mode | How | Latency: time per call, one stream (95% interval) | vs fp32 eager | Conversion (cold) | "
                     "Start from the artifact (warm) | Artifact | Peak memory | Break-even | "
                     "Max rel. error vs fp32 eager ≤ tolerance |"), "|" + "---|" * 11]
         lines += [_row(i, r, rec) for i, r in enumerate(ranked(rec), 1)]
@@ -175,7 +176,7 @@ def verdict_text(rec: Record) -> str:
             continue
         recipe, engine, (point, lo, hi, words) = duel
         said.append(tr("In {precision}, the best torch.compile recipe {recipe} runs at {ratio}× ({lo}–{hi}) the "
-                       "throughput of the best engine {engine}: {words}.", precision=prec, recipe=code(recipe.mode),
+                       "speed of the best engine {engine}, latency against latency (one stream): {words}.", precision=prec, recipe=code(recipe.mode),
                        ratio=f"{point:.2f}", lo=f"{lo:.2f}", hi=f"{hi:.2f}", engine=code(engine.mode), words=tr(words)))
     said.append(tr("Modes of one record run in separate processes: a ratio inside ±{floor:.0%} (the largest difference "
                    "between the eager times of its processes) is called within the noise.", floor=floor) if floor else
@@ -208,7 +209,7 @@ def summary(names: list[str]) -> str:
     by_machine, out = _by_machine(names), []
     for slug, recs in by_machine.items():
         lines = [tr("| Workload | Precision | Fastest correct way in this precision | Best torch.compile recipe | "
-                    "Best engine | Recipe's throughput over the engine's |"), "|---|---|---|---|---|---|"]
+                    "Best engine | Recipe's speed over the engine's, in latency |"), "|---|---|---|---|---|---|"]
         for rec in recs:
             rows, floor = ranked(rec), noise_floor([rec])
             for prec in ("fp32", "bf16"):
