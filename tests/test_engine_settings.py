@@ -145,6 +145,7 @@ def test_the_idle_protocol_times_eager_with_the_mode_loaded_then_the_mode(monkey
     assert len(eager.samples_s) == len(result.eager_samples_s) == result.processes[0]["eager_n"] == 3
     assert len(result.samples_s) == 3 and "loaded and idle" in eager.message
     assert result.processes[0]["protocol"] == "idle" and eager.processes[0]["n"] == 3
+    assert "eager_n" not in eager.processes[0]  # eager's own entry, not a copy of the mode's
 
 
 def test_the_interference_table_judges_each_condition_by_its_interval():

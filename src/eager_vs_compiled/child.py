@@ -235,14 +235,14 @@ def _timed(protocol: str, result: ModeResult, eager_call, comp_call, inputs, how
         return None
     if protocol == "interleaved":
         (eager_s, result.samples_s), proc = _sampled([eager_call, comp_call], inputs, sync, cfg, phase, protocol)
-        said = "interleaved with it"
-    else:
-        [eager_s], _ = _sampled([eager_call], inputs, sync, cfg, phase, protocol)
+        eager_proc, said = {**{k: v for k, v in proc.items() if k != "eager_n"}, "n": proc["eager_n"]}, "interleaved with it"
+    else:  # eager's own counts (page faults, switches) in its entry, the mode's in the mode's
+        [eager_s], eager_proc = _sampled([eager_call], inputs, sync, cfg, phase, protocol)
         [result.samples_s], proc = _sampled([comp_call], inputs, sync, cfg, phase, protocol)
         proc["eager_n"], said = len(eager_s), "with it loaded and idle, before it was timed"
     eager = ModeResult("eager", "ok", threads=result.threads, message=f"timed in the {result.mode} processes, {said}")
     result.eager_samples_s = eager.samples_s = eager_s
-    eager.processes = [{**{k: v for k, v in proc.items() if k != "eager_n"}, "n": proc["eager_n"]}]
+    eager.processes = [eager_proc]
     result.processes = [proc]
     return eager
 
