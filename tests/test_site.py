@@ -30,7 +30,7 @@ def test_benchmark_pages_have_every_workload_with_numbers_and_provenance(site):
         measured = [w for w in members if w.scheduled(profile) or (w.in_profile(profile) and store.records_for(w.name))]
         waiting = [w for w in members if w.in_profile(profile) and w not in measured]
         assert html.count("Not measured yet") >= len(waiting), (family, [w.name for w in waiting])
-        columns = (("Time per call (95% interval)", "vs fp32 eager", "Conversion (cold)",
+        columns = (("Latency: time per call, one stream (95% interval)", "vs fp32 eager", "Conversion (cold)",
                     "Start from the artifact (warm)", "Artifact", "Break-even", "Peak memory", "Max rel. error")
                    if family == "engines" else  # its own ranked table per workload (pages/engines.py)
                    ("Median ± ½ IQR (n)", "Speedup vs eager", "Compile cold / warm", "Break-even",

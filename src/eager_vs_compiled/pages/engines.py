@@ -51,7 +51,8 @@ def _engine_how(r: recipes.Recipe, mode: str, rec: Record | None) -> str:
     if said is None and rec is not None and r.engine in EARLIER:
         said = EARLIER[r.engine].format(p="bf16" if "bf16" in r.knobs else "f32")
     said = said or engines.describe(r.engine, r.knobs)
-    return f"{esc(tr_known(said))} ([{tr('settings')}]({engines.DOCS[r.engine]}))"
+    link = f"[{tr('settings')}]({engines.DOCS[r.engine]})"
+    return f"{esc(tr_known(said))}" + (f"（{link}）" if is_zh() else f" ({link})")
 
 
 def how(mode: str, rec: Record | None = None) -> str:
