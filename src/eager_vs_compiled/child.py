@@ -210,8 +210,7 @@ def _time(w, profile: str, mode: str, device, sync, args: dict) -> dict[str, Mod
     del got, got_grads, ref, ref_grads
     # Every mode is called with eager's inputs; one built for another layout or dtype converts them in
     # its timed call (a caller holds float32, contiguous tensors: the conversion is part of the cost).
-    knobs = recipes.build_knobs(recipe)
-    comp_call = comp.call if not knobs & {"cl", "bf16"} else (lambda *xs: comp.call(*recipes.adapt_inputs(knobs, w.step, xs)))
+    comp_call = recipes.on_callers_input(comp.call, recipe, w.step)
     inputs = eager_built.inputs
     if protocol == "alone":
         eager_built = None  # eager's weights and activations go before the mode is timed alone

@@ -123,6 +123,15 @@ def adapt_inputs(knobs: frozenset, step: str, xs: tuple) -> tuple:
     return xs
 
 
+def on_callers_input(call, recipe: Recipe, step: str):
+    """`call` as every mode is timed: given the caller's float32, contiguous inputs, converting them
+    first (adapt_inputs) where the mode was built for another layout or dtype."""
+    knobs = build_knobs(recipe)
+    if not knobs & {"cl", "bf16"}:
+        return call
+    return lambda *xs: call(*adapt_inputs(knobs, step, xs))
+
+
 def build_knobs(recipe: Recipe) -> frozenset:
     """The knobs the PyTorch model is built with: an engine that takes bf16 as its own precision
     setting (OpenVINO, TensorRT) converts the float32 model and computes in bf16 itself."""

@@ -49,9 +49,8 @@ def _worker(args: dict) -> dict:
     got, _ = timing.first_call(comp.call, comp.inputs, lambda: None)
     result = ModeResult(args["mode"], "ok")
     child._check(result, [(got, ref)], recipes.tolerance(recipe, w.tolerance, w.step))
-    knobs, inputs = recipes.build_knobs(recipe), eager_built.inputs
+    inputs, call = eager_built.inputs, recipes.on_callers_input(comp.call, recipe, w.step)
     del eager_built, ref, got
-    call = comp.call if not knobs & {"cl", "bf16"} else (lambda *xs: comp.call(*recipes.adapt_inputs(knobs, w.step, xs)))
     for _ in range(2):
         call(*inputs)
     Path(args["ready"]).touch()
@@ -82,9 +81,10 @@ def _together(base: dict, streams: int, cpus: list[int], folder: Path, env: dict
     threads = [threading.Thread(target=one, args=(i,)) for i in range(streams)]
     for t in threads:
         t.start()
-    while any(t.is_alive() for t in threads) and not all((folder / f"ready-{i}").exists() for i in range(streams)):
+    # Each worker ready, or ended (a failed one never will be ready: the others must not wait for it).
+    while not all((folder / f"ready-{i}").exists() or not t.is_alive() for i, t in enumerate(threads)):
         time.sleep(0.05)
-    go.touch()  # every worker ready (or one gone): the window starts for all of them together
+    go.touch()  # the window starts for all of them together
     for t in threads:
         t.join()
     return out
