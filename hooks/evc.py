@@ -63,7 +63,11 @@ class Build:
     def report(self) -> dict:
         from datetime import datetime
 
-        started = datetime.fromtimestamp(self.t0).astimezone()
+        from eager_vs_compiled import prepare
+
+        # measured for this build: by the prepare step that ran right before it (`./evc.sh site`), if one did
+        prepared = prepare.last(self.t0)
+        started = datetime.fromisoformat(prepared["started"]) if prepared else datetime.fromtimestamp(self.t0).astimezone()
         measured = sum(1 for m in self.records.values() if datetime.fromisoformat(m["date"]) >= started)
         notebooks = (sum(1 for p in self.nb_cache.glob("**/*") if p.is_file() and p.stat().st_mtime >= self.t0)
                      if self.nb_cache else 0)
@@ -127,8 +131,10 @@ def on_config(config):
             ours.addHandler(handler)
 
     from eager_vs_compiled import machine, store
+    from eager_vs_compiled.pages import context
 
-    me, versions = machine.describe(), machine.versions()
+    ctx = context.use(context.BuildContext(machine.describe(), machine.versions()))  # what every page function reads
+    me, versions = ctx.machine, ctx.versions
     _require_shims(config)
     edition = _edition_inside(config)
     jupyter = config.plugins.get("mkdocs-jupyter")
@@ -213,7 +219,8 @@ def on_page_markdown(markdown, page, config, files):
         name, indent = match.group("name"), match.group("indent")
         where = f"{page.file.src_uri}:{markdown.count(chr(10), 0, match.start()) + 1}"
         try:
-            text = pages.directive(name, match.group("args"))
+            text = (_cli_help(match.group("args")) if name == "cli_help"
+                    else pages.directive(name, match.group("args")))
         except Exception as err:  # noqa: BLE001 (every failure names the page and the directive)
             raise PluginError(f"{where}: {{{{ {name}(...) }}}} failed: {type(err).__name__}: {err}") from err
         text, marks = provenance.split_markers(text)  # the data stays here: none reaches the published page
@@ -223,14 +230,23 @@ def on_page_markdown(markdown, page, config, files):
     return DIRECTIVE.sub(expand, markdown)
 
 
+def _cli_help(args: str) -> str:
+    """`{{ cli_help() }}`: the command's own help, which the hook asks the CLI for (the page layer does
+    not import the CLI, which imports the measuring code)."""
+    if args.strip():
+        raise ValueError(f"cli_help takes no arguments, not {args!r}")
+    from eager_vs_compiled import cli
+
+    return cli.help_markdown()
+
+
 def on_page_content(html, page, config, files):
     """The footer's freshness stamp: when and where this page's numbers and outputs came from."""
-    from eager_vs_compiled import machine
-    from eager_vs_compiled.pages import lang, provenance
+    from eager_vs_compiled.pages import context, lang, provenance
 
     lang.set_language(_language(page))
     marks = list(page.meta.get("evc_shown", []))
-    me, versions = machine.describe(), machine.versions()
+    me, versions = context.current().machine, context.current().versions
     run = _notebook_run(page, config) if page.file.src_uri.endswith(".py") and BUILD.nb_cache else None
     if run is not None:  # an executed notebook: the date of its own run, kept in our cache
         date = time.strftime("%Y-%m-%d", time.gmtime(run.stat().st_mtime))
@@ -277,9 +293,9 @@ def _write_data(site_dir: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(rec.to_json(), encoding="utf-8")  # as loaded: validated, derived figures recomputed
             target.with_suffix(".csv").write_text(downloads.to_csv(rec), encoding="utf-8")
-    for dest, src in BUILD.copies.items():  # src: under the build's cache (a page never names the checkout)
+    for dest, src in BUILD.copies.items():  # src: under the measurement store (a page never names the checkout)
         (out / dest).parent.mkdir(parents=True, exist_ok=True)
-        (out / dest).write_bytes((paths.cache() / src).read_bytes())
+        (out / dest).write_bytes((root / src).read_bytes())
     for slug in store.machines(root):
         files = sorted(p for p in (root / slug).rglob("*.json"))
         if files:

@@ -50,6 +50,7 @@ def cli(capsys, *args) -> tuple[int, str, str]:
 
 
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+PREPARE = [sys.executable, "-m", "eager_vs_compiled", "prepare"]  # what `./evc.sh site` runs before MKDOCS
 
 
 def build(site_dir: Path, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -109,3 +110,19 @@ def skip_unless_required(reason: str):
     if os.environ.get("EVC_REQUIRE_BROWSER") == "1":
         pytest.fail(f"EVC_REQUIRE_BROWSER=1, but {reason}", pytrace=False)
     pytest.skip(reason, allow_module_level=True)
+
+
+def pages_read(monkeypatch, lookup) -> None:
+    """The page layer takes `lookup[name]` (a dict: None where absent) or `lookup(name)` as this machine's
+    fresh record of a workload: a build context of this machine holding them, for this test only."""
+    from eager_vs_compiled.pages import context
+
+    get = lookup.get if isinstance(lookup, dict) else lookup
+
+    class Held(dict):
+        def __missing__(self, name):
+            return get(name)
+
+    ctx = context.BuildContext.of_this_machine()
+    ctx.records = Held()
+    monkeypatch.setattr(context, "_current", [ctx])

@@ -7,7 +7,7 @@ takes (1/64)/a in 5 samples and (1/64)/b in 4: the median of any 9 draws is one 
 each one in over a third of the draws, so the 95% interval is exactly (min(a, b), max(a, b))."""
 import pytest
 
-from eager_vs_compiled import measure
+from helpers import pages_read
 from eager_vs_compiled.pages import claims, provenance
 from eager_vs_compiled.records import ModeResult, Record
 
@@ -32,9 +32,9 @@ def record(name: str, ratios=(2,), status: str = "ok", cold_s: float | None = No
 
 @pytest.fixture
 def records(monkeypatch):
-    """Put records where the rules read them: measure.ensure_record(name)."""
+    """Put records where the rules read them: this machine's fresh records of the build context."""
     held: dict[str, Record] = {}
-    monkeypatch.setattr(measure, "ensure_record", lambda name, *args, **kwargs: held[name])
+    pages_read(monkeypatch, held)
 
     def put(*recs: Record) -> list[str]:
         held.update({r.workload: r for r in recs})

@@ -8,9 +8,9 @@ import pytest
 
 from eager_vs_compiled import machine, measure, store, workloads
 from eager_vs_compiled.pages import engines as page
-from eager_vs_compiled.pages import home, lang
+from eager_vs_compiled.pages import context, home, lang
 from eager_vs_compiled.records import ModeResult, Record
-from helpers import make_record
+from helpers import make_record, pages_read
 from test_hostile import HOSTILE, assert_inert, site_markdown
 
 pytestmark = pytest.mark.filterwarnings("ignore:Tight layout not applied")  # the hostile chart's long labels
@@ -62,7 +62,7 @@ def engines_record() -> Record:
 def records(monkeypatch):
     """The records the page reads, by workload name (this machine's; none of another machine)."""
     found: dict[str, Record] = {}
-    monkeypatch.setattr(measure, "ensure_record", lambda name, *args, **kwargs: found.get(name))
+    pages_read(monkeypatch, found)
     monkeypatch.setattr(store, "records_for", lambda name, *args, **kwargs: [])
     return found
 
@@ -160,13 +160,13 @@ def test_the_page_renders_in_chinese(records):
 
 def test_the_home_answer_names_a_faster_recipe_or_engine_of_the_same_model(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
-    monkeypatch.setattr(measure, "_ensured", {})
+    context.use(context.BuildContext.of_this_machine())  # a new build: nothing read yet
     assert "engines_mlp" in home.siblings("mlp")
     store.save(make_record("mlp", eager=(0.010, 0.0101, 0.0099), compiled=(0.005, 0.0051, 0.0049)), tmp_path)  # 2× over eager
     store.save(make_record("engines_mlp", eager=(0.010, 0.0101, 0.0099), compiled=(0.0025, 0.00251, 0.00249)), tmp_path)  # 4×
     row = next(ln for ln in home.headline(["mlp"]).splitlines() if ln.startswith("| MLP"))
     assert row.endswith("| <code>engines_mlp</code> |") and "**4.00×**" in row
-    monkeypatch.setattr(measure, "_ensured", {})
+    context.use(context.BuildContext.of_this_machine())  # a new build: nothing read yet
     store.save(make_record("engines_mlp", eager=(0.010, 0.0101, 0.0099), compiled=(0.008, 0.0081, 0.0079)), tmp_path)  # slower than mlp's
     row = next(ln for ln in home.headline(["mlp"]).splitlines() if ln.startswith("| MLP"))
     assert row.endswith("| <code>mlp</code> |") and "**2.00×**" in row

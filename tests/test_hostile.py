@@ -9,10 +9,10 @@ import markdown
 import pytest
 import yaml
 
-from eager_vs_compiled import measure, store
+from eager_vs_compiled import store
 from eager_vs_compiled.pages import charts, claims, downloads, home, machines, provenance, report, tables
 from eager_vs_compiled.records import ModeResult, Record
-from helpers import ROOT
+from helpers import ROOT, pages_read
 
 HOSTILE = ('--><script>alert(1)</script> " onmouseover="alert(1) \' | [x](javascript:alert(1)) '
            '{{ snippet("x.py") }} ``` `')
@@ -37,7 +37,7 @@ def hostile_record() -> Record:
 def rec(monkeypatch):
     """The hostile record, where every page reads its records from."""
     r = hostile_record()
-    monkeypatch.setattr(measure, "ensure_record", lambda name, *args, **kwargs: r)
+    pages_read(monkeypatch, lambda name: r)
     monkeypatch.setattr(store, "records_for", lambda name, *args, **kwargs: [r])
     return r
 

@@ -1,8 +1,8 @@
 import re
 
 
-from eager_vs_compiled import machine, measure, records, store
-from eager_vs_compiled.pages import benchmarks, home, provenance, tables
+from eager_vs_compiled import machine, records, store
+from eager_vs_compiled.pages import benchmarks, context, home, provenance, tables
 from helpers import make_record
 
 
@@ -32,7 +32,7 @@ def test_time_formatting_picks_a_readable_unit():
 
 def test_workload_section_shows_other_machines_in_their_own_tab(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
-    monkeypatch.setattr(measure, "_ensured", {})
+    context.use(context.BuildContext.of_this_machine())  # a build of its own
     store.save(make_record("mlp"), tmp_path)
     other = dict(machine.describe(), slug="gpu-test-box", fingerprint="0123", gpus=[{"name": "Test GPU"}])
     store.save(make_record("mlp", machine_info=other), tmp_path)
@@ -43,7 +43,7 @@ def test_workload_section_shows_other_machines_in_their_own_tab(tmp_path, monkey
 
 def test_corrupt_record_of_another_machine_is_left_out_with_a_note_naming_it(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
-    monkeypatch.setattr(measure, "_ensured", {})
+    context.use(context.BuildContext.of_this_machine())  # a build of its own
     monkeypatch.setattr(store, "SKIPPED", {})
     store.save(make_record("mlp"), tmp_path)
     bad = tmp_path / "other-box" / "torch-2.15.0" / "mlp.json"
@@ -56,7 +56,7 @@ def test_corrupt_record_of_another_machine_is_left_out_with_a_note_naming_it(tmp
 
 def test_chart_is_inline_svg_that_follows_the_colour_scheme(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
-    monkeypatch.setattr(measure, "_ensured", {})
+    context.use(context.BuildContext.of_this_machine())  # a build of its own
     store.save(make_record("mlp"), tmp_path)
     svg = home.speedup_chart(["mlp"])
     assert svg.count("<svg") == 1 and "currentColor" in svg and 'role="img"' in svg

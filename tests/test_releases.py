@@ -12,10 +12,12 @@ OTHER = dict(machine.describe(), slug="cpu-test-box", fingerprint="feedbeef", cp
 
 @pytest.fixture
 def tmp_store(tmp_path, monkeypatch):
-    """An empty store; this machine's records of this build's release are faked, not measured."""
+    """An empty store; the page layer reads it and never measures (a measurement here fails the test)."""
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
-    monkeypatch.setattr(measure, "_ensured", {})
-    monkeypatch.setattr(measure, "measure_workload", lambda name, *a, **k: make_record(name))
+
+    def never(*args, **kwargs):
+        raise AssertionError("a page measured")
+    monkeypatch.setattr(measure, "measure_workload", never)
     monkeypatch.delenv("EVC_REMEASURE", raising=False)
     return tmp_path
 
@@ -48,6 +50,7 @@ def test_a_third_release_adds_a_column_with_no_code_change(tmp_store):
 def test_the_build_release_of_this_machine_is_its_own_and_older_ones_are_history(tmp_store):
     mine = machine.describe()["slug"]
     store.save(make_record("mlp", torch_version="2.0.0"), tmp_store)
+    store.save(make_record("mlp"), tmp_store)  # this release's, as the prepare step measured it
     text = releases.compare()
     section = text.split(f"(`{mine}`)", 1)[1]
     assert "| 2.0.0 | 2.0.0 |" in section and "| history |" in section

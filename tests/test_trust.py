@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from eager_vs_compiled import measure, store
-from eager_vs_compiled.pages import claims, downloads, home, provenance, tables
+from eager_vs_compiled import store
+from eager_vs_compiled.pages import claims, context, downloads, home, provenance, tables
 from helpers import ROOT, make_record
 
 SEPARATED = dict(eager=(0.010, 0.0101, 0.0099, 0.0100, 0.0102, 0.0098, 0.0100),
@@ -39,7 +39,7 @@ def test_the_words_follow_the_interval(samples, words, breakeven):
 
 def test_the_home_table_and_the_evidence_lines_carry_the_interval(tmp_path, monkeypatch):
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
-    monkeypatch.setattr(measure, "_ensured", {})
+    context.use(context.BuildContext.of_this_machine())  # a build of its own
     store.save(make_record("mlp", **OVERLAPPING), tmp_path)
     monkeypatch.setattr(home, "siblings", lambda name: [])  # this record alone (engines_mlp would be measured)
     text = home.headline(["mlp"])
@@ -72,7 +72,7 @@ def test_a_record_backed_verdict_flips_with_the_records(tmp_path, monkeypatch):
     vit, cnn = "vit_b_16_infer_fp32", "resnet50_infer_fp32"
     three_times = dict(eager=SEPARATED["eager"], compiled=tuple(x / 1.5 for x in SEPARATED["compiled"]))
     for cnn_samples, expected in ((three_times, "false"), (SEPARATED, "not shown here"), (OVERLAPPING, "true")):
-        monkeypatch.setattr(measure, "_ensured", {})
+        context.use(context.BuildContext.of_this_machine())  # a build of its own
         store.save(make_record(vit, **SEPARATED), tmp_path)  # ViT: 2x
         store.save(make_record(cnn, **cnn_samples), tmp_path)
         assert claims.compare_verdict(vit, cnn) == expected + claims.COMPUTED, cnn_samples

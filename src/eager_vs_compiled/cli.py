@@ -76,8 +76,10 @@ def _parser(workload_names: list[str], modes: tuple[str, ...]) -> argparse.Argum
 
 def calibrate_parser(sub, workload_names: list[str]) -> None:
     from .calibrate import add_parser
+    from .prepare import add_parser as add_prepare
 
     add_parser(sub, workload_names)
+    add_prepare(sub)  # `prepare`: its handler set on the parser (args.run)
 
 
 def help_markdown() -> str:
@@ -272,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "out", None):  # the machine's folder is chosen against this store
         os.environ["EVC_MEASUREMENTS"] = str(args.out)
     command = {"list": _list, "migrate": _migrate, "show": _show, "measure": _measure,
-               "calibrate": _calibrate}[args.command]
+               "calibrate": _calibrate}.get(args.command) or args.run
     previous = signal.signal(signal.SIGTERM, _on_term)
     try:
         return command(args)

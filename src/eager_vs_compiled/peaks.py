@@ -92,6 +92,12 @@ def load(root: Path, slug: str, rel: str | None = None) -> dict | None:
         raise records.RecordError(p, f"not a machine-peaks file of versions 1 to {VERSION} ({e!r})") from None
 
 
+def fresh(peaks: dict, me: dict, torch_version: str, device_type: str) -> bool:
+    """Whether measured peaks hold for this machine, torch and device (else they are measured again)."""
+    return (peaks["machine"]["fingerprint"] == me["fingerprint"] and peaks["versions"].get("torch") == torch_version
+            and peaks["device"] == device_type and peaks["version"] == VERSION)
+
+
 def ensure(root: Path | None = None, device_type: str | None = None, force: bool = False) -> dict:
     """This machine's peaks: reused when measured on the same machine and torch, else measured."""
     root = Path(root or store.default_root())
@@ -102,9 +108,7 @@ def ensure(root: Path | None = None, device_type: str | None = None, force: bool
 
         device_type = workloads.device_type(workloads.default_profile())
     old = load(root, me["slug"], rel)
-    if (old and not (force or store.remeasure_requested()) and old["machine"]["fingerprint"] == me["fingerprint"]
-            and old["versions"].get("torch") == versions["torch"] and old["device"] == device_type
-            and old["version"] == VERSION):
+    if old and not (force or store.remeasure_requested()) and fresh(old, me, versions["torch"], device_type):
         return old
     store.check_writable(path(root, me["slug"], rel).parent)
     with tempfile.TemporaryDirectory(prefix="evc-peaks-") as tmp:

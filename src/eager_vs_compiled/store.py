@@ -92,17 +92,26 @@ def workload_names(root: Path | None, slug: str, rel: str) -> list[str]:
 SKIPPED: dict[str, str] = {}  # file -> why: other machines' records this version cannot read
 
 
-def read(path: Path, root: Path | None = None) -> Record | None:
+def model_name(target: str) -> str:
+    """A reader's model, 'my_model.py:factory', as its record's file name: 'my_model-factory'."""
+    stem = Path(target.rpartition(":")[0]).stem.rsplit(".", 1)[-1]
+    return re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{target.rpartition(':')[2]}".lower()).strip("-")
+
+
+def read(path: Path, root: Path | None = None, mine: str | None = None) -> Record | None:
     """A committed record, or None when it is another machine's and cannot be read (a newer schema,
     a broken file from a fork): that one is skipped, with the reason kept for the page to show. An
-    unreadable record of this machine is an error, as it would be measured over."""
-    from . import machine
-
+    unreadable record of this machine (`mine`: its slug, default this process's) is an error, as it
+    would be measured over."""
     try:
         return load(path)
     except RecordError as err:
         slug = Path(path).relative_to(Path(root or default_root())).parts[0]
-        if slug == machine.describe()["slug"]:
+        if mine is None:
+            from . import machine
+
+            mine = machine.describe()["slug"]
+        if slug == mine:
             raise
         if str(path) not in SKIPPED:
             SKIPPED[str(path)] = str(err).split(": ", 1)[-1]
@@ -110,15 +119,15 @@ def read(path: Path, root: Path | None = None) -> Record | None:
         return None
 
 
-def records_for(workload: str, root: Path | None = None) -> list[Record]:
-    """Every machine's newest readable record of a workload, sorted by machine slug."""
+def records_for(workload: str, root: Path | None = None, mine: str | None = None) -> list[Record]:
+    """Every machine's newest readable record of a workload, sorted by machine slug (`mine`: see `read`)."""
     root = Path(root or default_root())
     _warn_legacy(root)
     found = []
     for slug in machines(root):
         for rel in reversed(releases(root, slug)):
             path = path_for(root, slug, workload, rel)
-            rec = read(path, root) if path.exists() else None
+            rec = read(path, root, mine) if path.exists() else None
             if rec is not None:
                 found.append(rec)
                 break

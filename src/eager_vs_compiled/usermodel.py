@@ -142,9 +142,10 @@ def modes_for(families: list[str], modes: list[str], profile: str) -> list[str] 
 
 
 def name_of(target: str) -> str:
-    """'my_model.py:factory' -> 'my_model-factory': the record's file name."""
-    stem = Path(target.rpartition(":")[0]).stem.rsplit(".", 1)[-1]
-    return re.sub(r"[^a-z0-9_-]+", "-", f"{stem}-{target.rpartition(':')[2]}".lower()).strip("-")
+    """'my_model.py:factory' -> 'my_model-factory': the record's file name (store.model_name)."""
+    from . import store
+
+    return store.model_name(target)
 
 
 def workload_for(target: str, profile: str, input_shape: tuple | list | None = None) -> workloads.Workload:

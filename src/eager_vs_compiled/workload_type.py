@@ -4,22 +4,29 @@ A workload belongs to a *family* (one benchmark page) and is measured per *profi
 a 2-core machine, `gpu` sizes a real accelerator. A workload absent from a profile's sizes is not
 part of that profile. The spec (sizes, modes, dtype, layout, step, tolerance, and the source of the
 builders) is hashed; a record measured with another spec hash is stale. The suite itself, and the
-lookup by name: workloads.py. Standard library + torch.
+lookup by name: workloads.py. Standard library only at import time: a suite workload names its builder
+(`ModelRef`, a function of models.py), which imports torch when a model is built, so the page layer
+can read a workload's spec and hash without torch.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib
 import importlib.util
 import inspect
 import json
 from dataclasses import dataclass
-from typing import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-import torch
+from . import engines, recipes, records
 
-from . import engines, models, recipes, records
-from .models import Built
+if TYPE_CHECKING:
+    import torch
+
+    from .models import Built
 
 PROFILES = ("cpu", "gpu")
 STEPS = ("inference", "training")
@@ -43,13 +50,41 @@ class WorkloadUnavailable(Exception):
     """The workload needs something this environment lacks (torchvision, a GPU): it is skipped."""
 
 
+MODELS = Path(__file__).with_name("models.py")
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """A builder of models.py by name: called, it imports models (and torch) and builds; its source,
+    for the spec hash, is read from the file, the same text `inspect.getsource` gives the function."""
+
+    name: str
+
+    def __call__(self, sizes: dict, device):
+        return getattr(importlib.import_module(f"{__package__}.models"), self.name)(sizes, device)
+
+    def source(self) -> str:
+        with MODELS.open(encoding="utf-8") as f:
+            lines = f.readlines()
+        node = next((n for n in ast.parse("".join(lines)).body
+                     if isinstance(n, ast.FunctionDef) and n.name == self.name), None)
+        if node is None:
+            raise LookupError(f"models.py has no function {self.name!r}")
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+        return "".join(inspect.getblock(lines[first:]))
+
+
+def _source(builder) -> str:
+    return builder.source() if isinstance(builder, ModelRef) else inspect.getsource(builder)
+
+
 @dataclass(frozen=True)
 class Workload:
     name: str
     family: str
     title: str
     about: str
-    builder: Callable[[dict, torch.device], tuple]  # -> (module or fn, example inputs)
+    builder: Callable[[dict, torch.device], tuple]  # -> (module or fn, example inputs); a ModelRef in the suite
     sizes: dict  # profile -> keyword sizes passed to the builder; a missing profile = not measured there
     modes: dict  # profile -> modes measured, eager first
     items: str = "calls"  # what one call processes, for throughput ("images", ...)
@@ -113,8 +148,8 @@ class Workload:
         return out
 
     def spec_hash(self, profile: str) -> str:
-        blob = (json.dumps(self.spec(profile), sort_keys=True) + inspect.getsource(self.builder)
-                + inspect.getsource(models.instantiate))
+        blob = (json.dumps(self.spec(profile), sort_keys=True) + _source(self.builder)
+                + ModelRef("instantiate").source())
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def items_per_call(self, profile: str) -> int:
@@ -127,6 +162,10 @@ class Workload:
 
     def build(self, profile: str, device: torch.device, knobs: frozenset = frozenset()) -> Built:
         """A fresh instance: same seed, so two builds start from identical weights and inputs."""
+        import torch
+
+        from . import models
+
         why = self.unavailable()
         if why:
             raise WorkloadUnavailable(why)

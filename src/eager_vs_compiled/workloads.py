@@ -2,17 +2,15 @@
 lookup by name. Each family is one benchmark page; `engines` sets the inference engines beside the
 best compile recipes of the same models.
 
-Standard library + torch only at import time; torchvision is imported when a vision model is built
-(and a missing torchvision makes those workloads `skipped`, not a crash).
+Standard library only at import time (each builder is a `ModelRef` to models.py); torch when a model
+is built or the default profile asked for, torchvision when a vision model is built (a missing
+torchvision makes those workloads `skipped`, not a crash).
 """
 
 from __future__ import annotations
 
-import torch
-
-from . import models
-from .workload_type import (DTYPES, FAMILIES, LAYOUTS, PROFILES, STEPS, USER_FAMILY, Workload,  # noqa: F401 (the API)
-                            WorkloadUnavailable)
+from .workload_type import (DTYPES, FAMILIES, LAYOUTS, PROFILES, STEPS, USER_FAMILY, ModelRef,  # noqa: F401 (the API)
+                            Workload, WorkloadUnavailable)
 
 
 # ----------------------------------------------------------------------------- the suite
@@ -36,7 +34,7 @@ def _vision(arch: str, step: str, dtype: str, layout: str, cpu: dict | None, gpu
         kw["traffic"] = True
     family = kw.pop("family", "vit" if arch.startswith("vit") else "resnet")
     # torchvision's ViT starts with a zero head: every output 0, and a check against eager of nothing
-    builder = kw.pop("builder", models.vision_model_live_head if arch.startswith("vit") else models.vision_model)
+    builder = kw.pop("builder", ModelRef("vision_model_live_head") if arch.startswith("vit") else ModelRef("vision_model"))
     return Workload(name=name, family=family, title=title,
                     about=f"torchvision {arch}, random weights, {sizes['gpu']['image']}×{sizes['gpu']['image']} images.",
                     builder=builder, sizes=sizes, modes=modes, items="images", step=step,
@@ -52,7 +50,7 @@ def _overhead_and_pointwise() -> list[Workload]:
         Workload(
             name="tiny_op", family="overhead", title="One tiny op per call",
             about="`x + 1` on a one-element tensor: the time per call is the framework's overhead.",
-            builder=models.tiny_op, sizes={"cpu": {"numel": 1}, "gpu": {"numel": 1}},
+            builder=ModelRef("tiny_op"), sizes={"cpu": {"numel": 1}, "gpu": {"numel": 1}},
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default", "reduce-overhead")},
             rtol=1e-6, timer_check=True),
     ]
@@ -60,7 +58,7 @@ def _overhead_and_pointwise() -> list[Workload]:
         suite.append(Workload(
             name=f"pointwise_{depth:02d}", family="pointwise", title=f"Pointwise chain, N = {depth}",
             about=f"{depth} elementwise op(s) (multiply, add, relu in turn) on one large float32 tensor.",
-            builder=models.pointwise, sizes={"cpu": {"numel": 2**22, "depth": depth},
+            builder=ModelRef("pointwise"), sizes={"cpu": {"numel": 2**22, "depth": depth},
                                        "gpu": {"numel": 2**28, "depth": depth}},
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default")},
             items="tensors", rtol=1e-5, warm=False, traffic=True, timer_check=depth == 16))
@@ -72,7 +70,7 @@ def _dense() -> list[Workload]:
         Workload(
             name="mlp", family="mlp-transformer", title="MLP inference",
             about="Three linear layers with GELU, float32, a batch of vectors.",
-            builder=models.mlp,
+            builder=ModelRef("mlp"),
             sizes={"cpu": {"batch": 64, "features": 512, "hidden": 1024},
                    "gpu": {"batch": 4096, "features": 1024, "hidden": 4096}},
             modes={"cpu": ("eager", "default", "max-autotune"),
@@ -81,14 +79,14 @@ def _dense() -> list[Workload]:
         Workload(
             name="mlp_train", family="mlp-transformer", title="MLP training step",
             about="The same MLP: forward, cross-entropy, backward and an SGD step.",
-            builder=models.mlp,
+            builder=ModelRef("mlp"),
             sizes={"gpu": {"batch": 4096, "features": 1024, "hidden": 4096}},
             modes={"gpu": ("eager", "default", "max-autotune-no-cudagraphs")},
             items="samples", step="training"),
         Workload(
             name="transformer_block", family="mlp-transformer", title="Transformer encoder block inference",
             about="One pre-norm `nn.TransformerEncoderLayer` (self-attention + GELU MLP), float32.",
-            builder=models.transformer_block,
+            builder=ModelRef("transformer_block"),
             sizes=BLOCK_SIZES,
             modes={"cpu": ("eager", "default"),
                    "gpu": ("eager", "default", "reduce-overhead", "max-autotune-no-cudagraphs")},
@@ -96,7 +94,7 @@ def _dense() -> list[Workload]:
         Workload(
             name="transformer_block_train", family="mlp-transformer", title="Transformer encoder block training step",
             about="The same block: forward, loss, backward and an SGD step.",
-            builder=models.transformer_block,
+            builder=ModelRef("transformer_block"),
             sizes=BLOCK_SIZES,
             modes={"cpu": ("eager", "default"), "gpu": ("eager", "default", "max-autotune-no-cudagraphs")},
             items="sequences", step="training"),
@@ -234,6 +232,10 @@ def family(name: str) -> list[Workload]:
 
 
 def default_profile() -> str:
+    """This process's profile: gpu where torch sees a CUDA device (the page layer reads its build
+    context's profile instead, made from the same machine facts)."""
+    import torch
+
     return "gpu" if torch.cuda.is_available() else "cpu"
 
 
@@ -242,7 +244,9 @@ def device_type(profile: str, device: str | None = None) -> str:
     return device or ("cuda" if profile == "gpu" else "cpu")
 
 
-def default_device(profile: str) -> torch.device:
+def default_device(profile: str):
+    import torch
+
     if profile == "gpu" and not torch.cuda.is_available():
         raise RuntimeError("profile 'gpu' needs a CUDA device; this machine has none")
     return torch.device(device_type(profile))

@@ -32,7 +32,7 @@ DIRECTIVES = {
     "releases": "pages.releases:compare", "releases_summary": "pages.releases:summary",
     "evidence": "pages.claims:evidence", "claims_rules": "pages.claims:rules",
     "claims_table": "pages.claims:table", "claims_tally": "pages.claims:tally",
-    "model_report": "pages.report:model_report", "cli_help": "cli:help_markdown",
+    "model_report": "pages.report:model_report",
     "glossary": "pages.glossary:glossary",
     "engines_table": "pages.engines:table", "engines_verdict": "pages.engines:conclusion",
     "engines_summary": "pages.engines:summary", "engines_chart": "pages.engines:chart",

@@ -1,15 +1,17 @@
 """The benchmark pages: each workload's tables, the overview charts, compile times, the pointwise sweep.
 
-Everything here renders records: this machine's (measured now when missing or stale, for the
-installed torch release) and the committed records of other machines; nothing is typed.
+Everything here renders records: this machine's fresh ones for the installed torch release (measured
+by the `prepare` step before the build; a missing one is said to be missing, with its command) and
+the committed records of other machines; nothing is typed, nothing is measured here.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from .. import measure, store, workloads
+from .. import store, workloads
 from . import charts
+from .context import current, fresh_record, measure_command
 from ..records import Record
 from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_time, interval, machine_label, ok, record_line,
                          skipped_note, speedup, stamp, tab, tab_label, this_machine, built_here)
@@ -21,17 +23,14 @@ PAGE = {f: f"{f}.md" for f in workloads.FAMILIES} | {"engines": "compile-or-conv
 
 
 def records_by_machine(names: list[str]) -> dict[str, list[Record]]:
-    """slug -> records of `names` (this machine first, measured now if in its profile)."""
-    me, profile = this_machine(), workloads.default_profile()
+    """slug -> records of `names` (this machine's fresh one first, where it has one)."""
+    me = this_machine()
     out: dict[str, list[Record]] = defaultdict(list)
     for name in names:
-        w = workloads.get(name)
-        mine = None
-        if w.in_profile(profile):  # measured now if missing; an on-demand workload only if committed
-            mine = measure.ensure_record(name, measure_missing=w.scheduled(profile))
-            if mine is not None:
-                out[me].append(mine)
-        for rec in store.records_for(name):
+        mine = fresh_record(name)
+        if mine is not None:
+            out[me].append(mine)
+        for rec in store.records_for(name, mine=me):
             # This machine's committed record that the build did not take as fresh (an on-demand workload
             # measured with an older harness or torch) is shown as what it is, as another machine's would be.
             if rec.machine.get("slug") != me or mine is None:
@@ -44,27 +43,46 @@ def workload(name: str) -> str:
 
     A workload outside this machine's profile shows the committed records of other machines, or
     says none exist yet."""
-    w = workloads.get(name)
+    w, profile = workloads.get(name), current().profile
     by_machine = records_by_machine([name])
     if not by_machine:
         profiles = tr(" and ").join(p for p in workloads.PROFILES if w.in_profile(p))
-        how = (f"`./evc.sh measure --workload {w.name}`" if w.in_profile(workloads.default_profile())
+        how = (measure_command(w.name) if w.in_profile(profile)
                else "`python -m eager_vs_compiled measure --profile gpu`")
-        on_demand = not w.scheduled(workloads.default_profile()) and w.in_profile(workloads.default_profile())
+        on_demand = not w.scheduled(profile) and w.in_profile(profile)
         text = tr("This workload is measured in the {profiles} profile only when asked for, and no machine has "
                   "committed a record of it yet ({how} writes one; see [add your machine](add-your-machine.md))."
                   if on_demand else
                   "This workload is in the {profiles} profile only, and no machine has committed a record of it "
                   "yet ({how} writes one; see [add your machine](add-your-machine.md)).", profiles=profiles, how=how)
         return f'!!! note "{tr("Not measured yet")}"\n    {text}\n'
-    return "\n".join(tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]) + _older_note(slug, recs[0]))
-                     for slug, recs in by_machine.items()) + skipped_note(f"/{name}.json")
+    return missing_here([name]) + "\n".join(
+        tab(tab_label(slug, recs), table(recs[0]) + history_note(recs[0]) + _older_note(slug, recs[0]))
+        for slug, recs in by_machine.items()) + skipped_note(f"/{name}.json")
+
+
+def missing_here(names: list[str]) -> str:
+    """A note naming the workloads this machine measures on every build but has no fresh record of
+    (the build reads, it does not measure), with the command that measures them; empty otherwise."""
+    ctx = current()
+    lacking = [n for n in names if workloads.get(n).scheduled(ctx.profile) and fresh_record(n) is None]
+    if not lacking:
+        return ""
+    return (f'!!! warning "{tr("Not measured on this machine")}"\n    '
+            + tr("{machine} has no fresh record of {names} for torch {torch}: `./evc.sh site` measures what is missing "
+                 "before it builds, or {command}.", machine=f"`{ctx.slug}`", names=", ".join(f"`{n}`" for n in lacking),
+                 torch=ctx.torch, command=measure_command(lacking[0]) if len(lacking) == 1
+                 else "`./evc.sh measure`") + "\n\n")
 
 
 def _older_note(slug: str, rec: Record) -> str:
     """Under this machine's committed record that the build did not measure again (on demand only)."""
     if slug != this_machine() or built_here(rec):
         return ""
+    if workloads.get(rec.workload).scheduled(current().profile):
+        return "\n" + tr("This machine's committed record, measured with harness {v} and torch {torch}, not the current "
+                         "ones: shown as it is, as history, until `./evc.sh site` measures it again.",
+                         v=rec.harness_version, torch=code(rec.versions.get("torch", "?"))) + "\n"
     return "\n" + tr("This machine's committed record, measured with harness {v} and torch {torch}, not the current "
                      "ones: shown as it is, as history. This workload is measured only when asked for: "
                      "`./evc.sh measure --workload {name}` measures it again.", v=rec.harness_version,

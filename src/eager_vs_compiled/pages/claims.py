@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 
-from .. import measure, workloads
+from .. import workloads
 from . import docs_root
+from .context import current, fresh_record, measure_command
 from .lang import is_zh, tr
 from .provenance import best, esc, speedup, verdict, fmt_bytes, fmt_time, shown
 
@@ -12,7 +13,10 @@ from .provenance import best, esc, speedup, verdict, fmt_bytes, fmt_time, shown
 def evidence(workload_name: str, what: str = "speedup", mode: str | None = None) -> str:
     """A speedup, the compile time or the peak memory of one compiled mode (default: the fastest),
     with where it was measured."""
-    rec = measure.ensure_record(workload_name)
+    rec = fresh_record(workload_name)
+    if rec is None:
+        return tr("{name}: not measured on this machine ({command})", name=f"`{workload_name}`",
+                  command=measure_command(workload_name))
     r = rec.result(mode) if mode else best(rec)
     where = tr("measured on `{slug}`, {date}, torch {torch}, [table](../benchmarks/{family}.md)",
                slug=esc(rec.machine.get("slug")), date=esc(rec.date[:10]), torch=esc(rec.versions.get("torch")),
@@ -72,7 +76,9 @@ def _computed(fn):
 def _interval(name: str, mode: str | None = None):
     from .provenance import interval
 
-    rec = measure.ensure_record(name)
+    rec = fresh_record(name)
+    if rec is None:
+        return None, None
     r = rec.result(mode) if mode else best(rec)
     return (r, interval(r)) if r is not None and r.status == "ok" else (r, None)
 
@@ -105,7 +111,9 @@ def compare_verdict(first: str, second: str) -> str:
 
 @_computed
 def memory_verdict(name: str) -> str:
-    rec = measure.ensure_record(name)
+    rec = fresh_record(name)
+    if rec is None:
+        return "unverifiable"
     eager, fastest = rec.result("eager"), best(rec)
     if not (eager and fastest and eager.peak_memory_bytes and fastest.peak_memory_bytes):
         return "unverifiable"
@@ -179,7 +187,7 @@ def _claims() -> dict:
 
 
 def _measured_names() -> list[str]:
-    return [w.name for w in workloads.in_profile(workloads.default_profile())]
+    return [w.name for w in workloads.in_profile(current().profile)]
 
 
 def claim_verdict(claim: dict) -> str:

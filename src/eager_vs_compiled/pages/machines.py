@@ -6,22 +6,26 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from .. import machine, peaks, store, workloads
+from .. import peaks, store, workloads
+from .context import current
 from .lang import is_zh, tr
 from .provenance import esc, label, ok, record_line, span, this_machine
 
 
 def roof(slug: str) -> dict | None:
-    """This machine's measured peaks (measured now if missing), another machine's committed ones."""
+    """This machine's measured peaks where they hold for this build (measured by the `prepare` step),
+    another machine's committed ones; None where there are none."""
     if slug == this_machine():
-        return peaks.ensure()
+        ctx = current()
+        top = peaks.load(store.default_root(), slug, ctx.release)
+        return top if top and peaks.fresh(top, ctx.machine, ctx.torch, workloads.device_type(ctx.profile)) else None
     return peaks.load(store.default_root(), slug)
 
 
 def build_machine() -> str:
     """This build's machine in words, from its machine facts: 'Intel Xeon, 2 cores (`slug`), with no
     CUDA GPU' or '..., with 1 CUDA GPU (NVIDIA H200)'."""
-    me = machine.describe()
+    me = current().machine
     gpus = me.get("gpus") or []
     has = (tr("{n} CUDA GPU{s} ({names})", n=len(gpus), s="s" if len(gpus) > 1 else "",
               names=", ".join(g["name"] for g in gpus)) if gpus else tr("no CUDA GPU"))
@@ -32,7 +36,7 @@ def build_machine() -> str:
 def needs_gpu(what: str, evidence: tuple = ()) -> str:
     """On a build with a CUDA GPU, the evidence line (claims.evidence(*evidence)); elsewhere a note
     that `what` needs one, naming this build's machine."""
-    if machine.describe().get("gpus"):
+    if current().machine.get("gpus"):
         from .claims import evidence as line
 
         return line(*evidence) if evidence else ""
@@ -51,13 +55,13 @@ def machines() -> str:
     """
     root = store.default_root()
     me = this_machine()
-    mine = store.release(machine.versions()["torch"])
+    mine = current().release
     lines = [tr("| machine | folder | profile | workloads measured | dates | torch | files |"),
              "|---|---|---|---|---|---|---|"]
     for slug in sorted(store.machines(root), key=lambda s: (s != me, s)):
         for rel in reversed(store.releases(root, slug)):
             recs = [r for n in store.workload_names(root, slug, rel)
-                    if (r := store.read(store.path_for(root, slug, n, rel), root)) is not None]
+                    if (r := store.read(store.path_for(root, slug, n, rel), root, me)) is not None]
             if not recs:
                 continue
             scheduled = {w.name for w in workloads.in_profile(recs[0].profile)}
@@ -108,7 +112,7 @@ def record_outline(name: str = "resnet50_infer_fp32", slug: str | None = None) -
 
     The rows come from the record's own fields, so a field added to the schema appears here too.
     """
-    recs = store.records_for(name)
+    recs = store.records_for(name, mine=this_machine())
     if not recs:
         return tr("No committed record of `{name}` yet.", name=name) + "\n"
     slug = slug or this_machine()  # this build's machine where it has one, else the first

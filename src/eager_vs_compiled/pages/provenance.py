@@ -15,10 +15,10 @@ import re
 from pathlib import Path
 
 from .. import machine, snippets, store
-# One implementation of the speedup's interval and of the noise floor, which readers get too
-# (the public eager_vs_compiled.data): a page and a notebook print the same numbers.
+# One speedup interval and noise floor, readers' too (eager_vs_compiled.data): pages and notebooks agree.
 from ..data import (eager_processes, median_distribution, noise_floor, one_process,  # noqa: F401 (used by the pages)
                     speedup_distribution, speedup_interval as interval)
+from . import context
 from .lang import is_zh, tr
 from ..records import ModeResult, Record
 
@@ -151,7 +151,7 @@ def span(recs: list[Record]) -> tuple[str, str]:
 
 
 def this_machine() -> str:
-    return machine.describe()["slug"]
+    return context.current().slug
 
 
 def built_here(rec: Record) -> bool:
@@ -160,7 +160,7 @@ def built_here(rec: Record) -> bool:
     from ..rounds import HARNESS_VERSION
 
     return (rec.harness_version == HARNESS_VERSION
-            and store.release(rec.versions.get("torch", "")) == store.release(machine.versions()["torch"]))
+            and store.release(rec.versions.get("torch", "")) == context.current().release)
 
 
 def tab_label(slug: str, recs: list[Record]) -> str:
@@ -245,7 +245,7 @@ def _marker(**fields) -> str:
 def shown(rec: Record) -> str:
     """Marker: this page shows numbers of this record."""
     mine = rec.machine.get("slug") == this_machine() and \
-        store.release(rec.versions.get("torch", "")) == store.release(machine.versions()["torch"])
+        store.release(rec.versions.get("torch", "")) == context.current().release
     return _marker(kind="measured", machine=rec.machine.get("slug", "?"), date=rec.date,
                    torch=rec.versions.get("torch", "?"), key=f"{rec.machine.get('slug')}/{rec.workload}",
                    mine=mine)

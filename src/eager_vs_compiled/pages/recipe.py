@@ -8,8 +8,9 @@ from datetime import datetime
 
 import hashlib
 import json
+from pathlib import Path
 
-from .. import isolate, paths, recipes, stats, workloads
+from .. import paths, recipes, stats, workloads
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
@@ -155,20 +156,39 @@ def _roofline(arch: str, slug: str, rows, top: dict | None) -> str:
         n=top["matmul_n"], copy=top["copy_gb_s"], mib=top["copy_mib"]) + "\n"
 
 
-def where_the_time_goes(arch: str = "resnet50") -> str:
-    """When this machine's winner stays under TARGET_SHARE of the peak: a torch.profiler breakdown of
-    it, measured by the build (cached per record, machine and torch)."""
-    names = _recipe_workloads(arch, "inference")
-    mine = records_by_machine(names).get(this_machine())
-    rows = ranked(mine or [])
+def profile_target(arch: str = "resnet50") -> tuple[ModeResult, Record, float | None] | None:
+    """This machine's winning recipe, its record and its share of the peak (None without a roof), or
+    None where no recipe is measured here: what `where_the_time_goes` breaks down when the share is
+    under TARGET_SHARE (the `prepare` step runs the profiler for it before the build)."""
+    rows = ranked(records_by_machine(_recipe_workloads(arch, "inference")).get(this_machine()) or [])
     if not rows:
-        return _not_measured(names)
+        return None
     (winner, rec), top = rows[0], roof(this_machine())
     peak = top["matmul_tflops"].get(_dtype(winner, rec)) if top else None
-    share = winner.tflops / peak if winner.tflops and peak else None
+    return winner, rec, (winner.tflops / peak if winner.tflops and peak else None)
+
+
+def profile_path(rec: Record, mode: str) -> Path:
+    """Where the profile of a record's mode is kept (in the build's cache: per record, machine and torch)."""
+    key = hashlib.sha256(json.dumps([rec.spec_hash, mode, rec.versions, rec.machine.get("fingerprint")]).encode())
+    return paths.cache() / "profiles" / f"{key.hexdigest()[:20]}.json"
+
+
+def where_the_time_goes(arch: str = "resnet50") -> str:
+    """When this machine's winner stays under TARGET_SHARE of the peak: a torch.profiler breakdown of
+    it, run by the `prepare` step before the build (cached per record, machine and torch)."""
+    found = profile_target(arch)
+    if found is None:
+        return _not_measured(_recipe_workloads(arch, "inference"))
+    winner, rec, share = found
     if share is not None and share >= TARGET_SHARE:
         return tr("The winner reaches {share:.0%} of the measured peak: no breakdown needed.", share=share) + "\n"
-    prof = _profile(rec, winner.mode)
+    path = profile_path(rec, winner.mode)
+    if not path.exists():
+        return (f'!!! note "{tr("Not profiled on this machine yet")}"\n    '
+                + tr("`./evc.sh site` profiles the winner, {mode}, before it builds (its prepare step: "
+                     "`python -m eager_vs_compiled prepare`).", mode=code(winner.mode)) + "\n")
+    prof = json.loads(path.read_text())
     lines = [tr("| Op | Self CPU time | Share | Calls |"), "|---|---|---|---|"]
     lines += [f"| {code(op['name'])} | {fmt_time(op['self_s'])} | {op['share']:.0%} | {op['calls']} |" for op in prof["top"]]
     return (tr("The winner, {mode}, reaches {share:.0%} of the measured peak. A `torch.profiler` run of {calls} of its "
@@ -176,14 +196,3 @@ def where_the_time_goes(arch: str = "resnet50") -> str:
                calls=prof["calls"]) + "\n\n" + "\n".join(lines) + "\n\n"
             + tr("Convolutions (oneDNN) take **{conv:.0%}** of the profiled CPU time; the generated Inductor kernels "
                  "{inductor:.0%}.", conv=prof["conv_share"], inductor=prof["inductor_share"]) + "\n{: .evc-provenance }\n")
-
-
-def _profile(rec: Record, mode: str) -> dict:
-    key = hashlib.sha256(json.dumps([rec.spec_hash, mode, rec.versions, rec.machine.get("fingerprint")]).encode())
-    cache = paths.cache() / "profiles" / f"{key.hexdigest()[:20]}.json"
-    if not cache.exists():
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        code_, _, err = isolate.module("eager_vs_compiled.profile", [rec.workload, rec.profile, mode, str(cache)], None, 1200)
-        if code_ != 0 or not cache.exists():
-            raise RuntimeError(f"profiling {rec.workload} {mode} failed (exit {code_}): {err.strip()[-800:]}")
-    return json.loads(cache.read_text())

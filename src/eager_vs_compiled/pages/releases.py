@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import machine, measure, stats, store, workloads
+from .. import stats, store, workloads
+from .context import current, fresh_record
 from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
@@ -29,20 +30,19 @@ class Machine:
 
 
 def collect(root=None) -> list[Machine]:
-    """Every machine with its records per release; this machine's build release measured if needed."""
+    """Every machine with its records per release; this machine's build release: its fresh records."""
     root = root or store.default_root()
-    me, mine = machine.describe()["slug"], store.release(machine.versions()["torch"])
-    profile = workloads.default_profile()
+    ctx = current()
+    me, mine, profile = ctx.slug, ctx.release, ctx.profile
     out = []
     for slug in sorted(set(store.machines(root)) | {me}, key=lambda s: (s != me, s)):
         by_release: dict[str, dict[str, Record]] = {}
         for rel in store.releases(root, slug):
             names = store.workload_names(root, slug, rel)
-            loaded = {n: store.read(store.path_for(root, slug, n, rel), root) for n in names}
+            loaded = {n: store.read(store.path_for(root, slug, n, rel), root, me) for n in names}
             by_release[rel] = {n: r for n, r in loaded.items() if r is not None}
         if slug == me:
-            ensured = {w.name: measure.ensure_record(w.name, root, measure_missing=w.scheduled(profile))
-                       for w in workloads.in_profile(profile, on_demand=True)}
+            ensured = {w.name: fresh_record(w.name) for w in workloads.in_profile(profile, on_demand=True)}
             by_release[mine] = {n: r for n, r in ensured.items() if r is not None}
         by_release = {rel: recs for rel, recs in by_release.items() if recs}
         if not by_release:

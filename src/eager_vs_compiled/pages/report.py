@@ -133,83 +133,47 @@ REPORTS = "model-reports"  # beside a release's records: the example report this
 REPORT_FILES = ("json", "md", "html")
 
 
-def model_report(rel_target: str, modes: list[str] | None = None) -> str:
-    """The how-to page's report: the real CLI run on a factory under snippets/ (`FILE.py:FUNCTION`),
-    with `modes` (`--mode` each; default: the command's), then its Markdown report shown and its
-    standalone HTML linked. The run is kept beside this machine's records (<release>/model-reports/,
-    committed like them): a build that finds it fresh there measures nothing."""
-    from .. import machine, paths, snippets, store, usermodel
-    from .downloads import SCHEME
-    from .provenance import _marker, shown
+def report_target(rel_target: str) -> str:
+    """A factory under snippets/ (`FILE.py:FUNCTION`) as the CLI names it: relative to the project's
+    root (the CLI runs there), so the record names no checkout path and a clone anywhere finds it."""
+    from .. import paths, snippets
 
     rel_file, _, function = rel_target.rpartition(":")
-    path = (snippets.root() / rel_file).resolve()
-    # Relative to the project's root (the CLI below runs there): the record names no checkout path, so a
-    # clone elsewhere, built from any folder, finds the committed run fresh.
-    here = paths.root()
-    target = f"{path.relative_to(here) if path.is_relative_to(here) else path}:{function}"
-    cache = paths.cache()
-    slug, rel = machine.describe()["slug"], store.release(machine.versions()["torch"])
-    folder = store.release_dir(cache / REPORTS, slug, rel)
-    kept = store.release_dir(store.default_root(), slug, rel) / REPORTS
-    name = usermodel.name_of(target)
-    _copy(kept, folder, name, only_missing=True)
-    _measure_once(target, str(cache / REPORTS), rel_target, tuple(modes or ()))
-    _copy(folder, kept, name)
-    rec = records_load(folder / f"{name}.json")
-    text = (folder / f"{name}.md").read_text(encoding="utf-8")
-    dest = f"reports/{name}.html"
-    from .lang import tr
+    path, here = (snippets.root() / rel_file).resolve(), paths.root()
+    return f"{path.relative_to(here) if path.is_relative_to(here) else path}:{function}"
 
+
+def report_command(target: str, modes: list[str] | None) -> str:
+    return " ".join(["./evc.sh measure --model", target, *[f"--mode {m}" for m in modes or ()]])
+
+
+def model_report(rel_target: str, modes: list[str] | None = None) -> str:
+    """The how-to page's report: the real CLI run on a factory under snippets/ (`FILE.py:FUNCTION`),
+    with `modes` (`--mode` each; default: the command's), its Markdown report shown and its standalone
+    HTML linked. The run is kept beside this machine's records (<release>/model-reports/, committed like
+    them), written there by the `prepare` step (prepare.py) when missing or stale: this only reads it."""
+    from .. import store
+    from .context import current
+    from .downloads import SCHEME
+    from .lang import tr
+    from .provenance import _marker, shown
+
+    ctx, target = current(), report_target(rel_target)
+    name = store.model_name(target)
+    kept = store.release_dir(store.default_root(), ctx.slug, ctx.release) / REPORTS
+    if not all((kept / f"{name}.{ext}").exists() for ext in REPORT_FILES):
+        return (f'!!! note "{tr("Not measured on this machine")}"\n    '
+                + tr("This report has not been measured on {machine} with torch {torch}: `./evc.sh site` measures it "
+                     "before it builds, or `{command}`.", machine=f"`{ctx.slug}`", torch=ctx.torch,
+                     command=report_command(target, modes)) + "\n")
+    rec = records_load(kept / f"{name}.json")
+    text = (kept / f"{name}.md").read_text(encoding="utf-8")
+    dest = f"reports/{name}.html"
     link = "\n" + tr("The same report as a standalone HTML file, as the command wrote it: {link}.",
                      link=f'<a href="{SCHEME}{dest}">{name}.html</a>') + "\n"
     return (text.replace("### ", "#### ") + link + shown(rec)
-            + _marker(kind="file", src=(folder / f"{name}.html").relative_to(cache).as_posix(), dest=dest, machine="", date="", torch="", key=dest))
-
-
-def _copy(src, dst, name: str, only_missing: bool = False) -> None:
-    """A report's record, Markdown and HTML from folder `src` to `dst`, each file only where it is
-    missing (`only_missing`) or differs: an unchanged run leaves the store (and the checkout) alone."""
-    from .. import store
-
-    if not (src / f"{name}.json").exists():
-        return
-    for ext in REPORT_FILES:
-        a, b = src / f"{name}.{ext}", dst / f"{name}.{ext}"
-        if a.exists() and not (b.exists() and (only_missing or a.read_bytes() == b.read_bytes())):
-            b.parent.mkdir(parents=True, exist_ok=True)
-            store.write_atomic(b, a.read_text(encoding="utf-8"))
-
-
-def _fresh(target: str, out: str, modes: tuple) -> bool:
-    """Whether `out` holds a fresh record of the target with every mode asked for, and its report."""
-    from pathlib import Path
-
-    from .. import freshness, machine, records, rounds, store, usermodel, workloads
-
-    folder = store.release_dir(Path(out), machine.describe()["slug"], store.release(machine.versions()["torch"]))
-    name = usermodel.name_of(target)
-    if not all((folder / f"{name}.{ext}").exists() for ext in REPORT_FILES):
-        return False
-    profile = workloads.default_profile()
-    w = usermodel.workload_for(target, profile)
-    want = usermodel.modes_for([], list(modes), profile) or list(w.modes[profile])
-    return freshness.staleness(records.load(folder / f"{name}.json"), machine.describe(), machine.versions()["torch"],
-                               rounds.HARNESS_VERSION, w.spec_hash(profile), want) is None
-
-
-@functools.lru_cache(maxsize=None)
-def _measure_once(target: str, out: str, rel_target: str, modes: tuple = ()) -> None:
-    """The CLI run behind a report, once per build (both editions of the page show the same run), and
-    none while the record it would write is fresh."""
-    from .. import isolate, paths
-
-    if _fresh(target, out, modes):
-        return
-    args = ["measure", "--model", target, "--out", out, *[a for m in modes for a in ("--mode", m)]]
-    code, _, err = isolate.module("eager_vs_compiled", args, None, 1800, cwd=str(paths.root()))
-    if code != 0:
-        raise RuntimeError(f"measure --model {rel_target} exited with {code}: {err.strip()[-1500:]}")
+            + _marker(kind="file", src=(kept / f"{name}.html").relative_to(store.default_root()).as_posix(),
+                      dest=dest, machine="", date="", torch="", key=dest))
 
 
 def records_load(path):
