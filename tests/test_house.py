@@ -94,3 +94,31 @@ def test_the_hook_and_the_page_layer_never_touch_the_environment():
                     {a.name for a in node.names} & {"environ", "getenv", "putenv", "unsetenv"}:
                 found.append(f"{path.name}:{node.lineno} from os import ...")
     assert not found, found
+
+
+MEASURING = {"measure", "child", "isolate", "cli", "calibrate", "throughput", "prepare", "profile", "modelcmd"}
+
+
+def test_the_page_layer_imports_neither_torch_nor_the_measuring_code():
+    """Measure, then publish: a page function reads records and never measures, so no module under
+    pages/ imports torch or a module that measures, runs a child process or the CLI; imports inside
+    functions count, and so does a directive that names such a module."""
+    from eager_vs_compiled import pages
+
+    found = []
+    for path in sorted((SRC / "pages").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found += [f"{path.name}:{node.lineno} import {a.name}" for a in node.names
+                          if a.name.split(".")[0] in ("torch", "torchvision")
+                          or a.name.startswith("eager_vs_compiled.") and a.name.split(".")[1] in MEASURING]
+            elif isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                names = {a.name for a in node.names}
+                if module.split(".")[0] in ("torch", "torchvision") and not node.level:
+                    found.append(f"{path.name}:{node.lineno} from {module}")
+                elif node.level and ({module.split(".")[0]} | (names if not module else set())) & MEASURING:
+                    found.append(f"{path.name}:{node.lineno} from {'.' * node.level}{module} import {', '.join(sorted(names))}")
+    found += [f"DIRECTIVES[{name!r}] = {target!r}" for name, target in pages.DIRECTIVES.items()
+              if not target.startswith("pages.")]
+    assert not found, found

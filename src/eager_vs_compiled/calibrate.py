@@ -13,18 +13,17 @@ Standard library + this package.
 
 from __future__ import annotations
 
-import itertools
-import sys
 import os
-import statistics
+import sys
 import tempfile
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
-from . import data, machine, measure, records, stats, store
+from . import machine, measure, records, store
+# what the experiments wrote, read back (the pages read it there, without the measuring code)
+from .experiments import (CALIBRATION, EXPERIMENTS, INTERFERENCE, PAD_FLOOR, PROTOCOLS, Row,  # noqa: F401
+                          load_runs, rows)
 
-CALIBRATION, PROTOCOLS, INTERFERENCE = "calibration", "protocols", "interference"
-EXPERIMENTS = {PROTOCOLS: ("alone", "interleaved"), INTERFERENCE: ("alone", "idle", "interleaved")}
 DEFAULT_WORKLOADS = ("tiny_op", "mlp", "pointwise_08", "transformer_block")
 Progress = Callable[[str], None]
 
@@ -66,56 +65,6 @@ def protocols(names, root: Path, progress: Progress, rounds: int, profile: str |
             rec = measure.measure_workload(name, profile, modes=modes, progress=progress, protocol=protocol,
                                            rounds=rounds)
             _write(out / protocol / f"{name}.json", rec)
-    return out
-
-
-class Row(NamedTuple):
-    workload: str
-    mode: str
-    speedups: list[float]  # one per run, in run order
-    half_width: float  # (high - low) / 2 / point, the median over the runs
-    inside: int  # ordered pairs (i, j): run j's speedup inside run i's interval
-    pairs: int
-    overlap: int  # unordered pairs whose intervals overlap
-    unordered: int
-    spread: float  # max/min - 1 of the runs' speedups
-    padded: int  # runs whose half-width exceeds max(2 %, spread)
-
-
-PAD_FLOOR = 0.02
-
-
-def load_runs(path: Path) -> dict[str, list[records.Record]]:
-    """workload -> its records, in run order (run-1, run-2, ...)."""
-    found: dict[str, list[records.Record]] = {}
-    runs = sorted((p for p in Path(path).glob("run-*") if p.is_dir()), key=lambda p: int(p.name.split("-")[1]))
-    for run_dir in runs:
-        for f in sorted(run_dir.glob("*.json")):
-            found.setdefault(f.stem, []).append(records.load(f))
-    return found
-
-
-def rows(by_workload: dict[str, list[records.Record]], speedup=data.speedup) -> list[Row]:
-    """One row per workload and mode; `speedup(record, mode)` gives each run's point and interval (the
-    site's, or data.first_bootstrap_speedup for the comparison of intervals)."""
-    out = []
-    for name, recs in by_workload.items():
-        modes = [r.mode for r in recs[0].results if r.mode != "eager"]
-        for mode in modes:
-            got = [speedup(rec, mode) if rec.result(mode) else None for rec in recs]
-            if len(got) < 2 or any(g is None for g in got):
-                continue
-            points = [g.point for g in got]
-            widths = [stats.relative_half_width(*g) for g in got]
-            spread = max(points) / min(points) - 1
-            inside = sum(got[i].low <= got[j].point <= got[i].high
-                         for i, j in itertools.permutations(range(len(got)), 2))
-            overlap = sum(got[i].low <= got[j].high and got[j].low <= got[i].high
-                          for i, j in itertools.combinations(range(len(got)), 2))
-            padded = sum(w > max(PAD_FLOOR, spread) for w in widths)
-            n = len(got)
-            out.append(Row(name, mode, points, statistics.median(widths), inside, n * (n - 1), overlap,
-                           n * (n - 1) // 2, spread, padded))
     return out
 
 

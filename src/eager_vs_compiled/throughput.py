@@ -23,9 +23,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import isolate, machine, rounds, stats, workloads
+from .experiments import THROUGHPUT
 from .records import ModeResult, Record
 
-KIND = "throughput"
+KIND = THROUGHPUT  # the folder beside a release's records
 WINDOW_S = 4.0
 
 

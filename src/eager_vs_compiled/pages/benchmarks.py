@@ -45,6 +45,8 @@ def workload(name: str) -> str:
     says none exist yet."""
     w, profile = workloads.get(name), current().profile
     by_machine = records_by_machine([name])
+    if not by_machine and w.scheduled(profile):  # this machine measures it on every build: say so
+        return missing_here([name])
     if not by_machine:
         profiles = tr(" and ").join(p for p in workloads.PROFILES if w.in_profile(p))
         how = (measure_command(w.name) if w.in_profile(profile)

@@ -5,7 +5,7 @@ over the processes (stats.ratio_interval), and the verdict computed from those i
 
 from __future__ import annotations
 
-from .. import calibrate, records, stats
+from .. import experiments, records, stats
 from ..records import ModeResult, Record
 from .lang import tr, tr_known
 from .methodology import _experiments
@@ -72,10 +72,10 @@ def _section(recs: dict[str, Record]) -> str:
 def table() -> str:
     """One tab per machine, a table per workload: eager's time alone and beside each mode, and what moved."""
     out = []
-    for slug, (_rel, folder) in _experiments(calibrate.INTERFERENCE).items():
+    for slug, (_rel, folder) in _experiments(experiments.INTERFERENCE).items():
         sections, shown = [], []
         for path in sorted((folder / "alone").glob("*.json")):
-            recs = {p: records.load(folder / p / path.name) for p in calibrate.EXPERIMENTS[calibrate.INTERFERENCE]
+            recs = {p: records.load(folder / p / path.name) for p in experiments.EXPERIMENTS[experiments.INTERFERENCE]
                     if (folder / p / path.name).is_file()}
             if len(recs) == 3 and rows(recs):
                 sections.append(_section(recs))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import calibrate, data, records, rounds, stats, store, timing, workloads
+from .. import data, experiments, records, rounds, stats, store, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
 from .provenance import this_machine
@@ -88,7 +88,7 @@ def _x(v: float) -> str:
 def protocols() -> str:
     """Each mode timed alone against interleaved with eager, the same rounds in one window."""
     out = []
-    for slug, (rel, folder) in _experiments(calibrate.PROTOCOLS).items():
+    for slug, (rel, folder) in _experiments(experiments.PROTOCOLS).items():
         recs = {p: {f.stem: records.load(f) for f in sorted((folder / p).glob("*.json"))} for p in rounds.PROTOCOLS}
         lines = [tr("| Workload | Mode | Eager, alone | Eager, interleaved | Mode, alone | Mode, interleaved | "
                     "Speedup, alone | Speedup, interleaved | Moved? |"), "|---|---|---|---|---|---|---|---|---|"]
@@ -120,7 +120,7 @@ def protocols() -> str:
                                 "--protocols`).") + "\n"
 
 
-def calibration(kind: str = calibrate.CALIBRATION, interval: str = "site") -> str:
+def calibration(kind: str = experiments.CALIBRATION, interval: str = "site") -> str:
     """How often one run's interval holds another run's speedup, from the committed calibration runs
     (`kind`: the folder of a release they are in; an earlier harness's runs are kept beside). `interval`:
     "site" (the intervals every page shows) or "first" (the bootstrap harness 5 drew first, on the same runs)."""
@@ -129,8 +129,8 @@ def calibration(kind: str = calibrate.CALIBRATION, interval: str = "site") -> st
     speedup = data.speedup if interval == "site" else data.first_bootstrap_speedup
     out = []
     for slug, (rel, folder) in _experiments(kind).items():
-        runs = calibrate.load_runs(folder)
-        table = calibrate.rows(runs, speedup)
+        runs = experiments.load_runs(folder)
+        table = experiments.rows(runs, speedup)
         if not table:
             continue
         lines = [tr("| Workload / mode | Speedups of the runs | Half-width (median) | Runs' spread | Another run inside "
@@ -146,7 +146,7 @@ def calibration(kind: str = calibrate.CALIBRATION, interval: str = "site") -> st
                   "({oshare:.0%}); {wider} of {count} intervals are wider than the larger of ±{floor:.0%} and the "
                   "runs' own spread.", n=max(len(v) for v in runs.values()), inside=inside, pairs=pairs,
                   share=inside / pairs, overlap=overlap, unordered=unordered, oshare=overlap / unordered, wider=wider,
-                  count=sum(len(r.speedups) for r in table), floor=calibrate.PAD_FLOOR)
+                  count=sum(len(r.speedups) for r in table), floor=experiments.PAD_FLOOR)
         recs = [rec for v in runs.values() for rec in v]
         out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
                        + stamp(recs, tr("`calibrate`: each workload measured again and again, one whole run after "
@@ -158,7 +158,7 @@ def _first_runs(kind: str, name: str) -> dict[str, list[records.Record]]:
     """slug -> [the record of `name` from the first calibration run in folder `kind`]."""
     found = {}
     for slug, (rel, folder) in _experiments(kind).items():
-        runs = calibrate.load_runs(folder).get(name)
+        runs = experiments.load_runs(folder).get(name)
         if runs:
             found[slug] = runs[:1]
     return found

@@ -4,7 +4,7 @@ record, throughput.py: the best split of the cores into worker processes, stated
 
 from __future__ import annotations
 
-from .. import records, stats, throughput
+from .. import experiments, records, stats
 from ..records import Record
 from .lang import tr
 from .methodology import _experiments
@@ -41,7 +41,7 @@ def _split(r) -> str:
 def table(name: str) -> str:
     """One tab per machine with a throughput record of `name`."""
     out = []
-    for slug, (rel, folder) in _experiments(throughput.KIND).items():
+    for slug, (rel, folder) in _experiments(experiments.THROUGHPUT).items():
         path = folder / f"{name}.json"
         if not path.is_file():
             continue

@@ -1,0 +1,67 @@
+"""The experiments' records read back: the calibration runs (every row of the rerun table), the
+protocols and interference experiments' folders, the throughput records. Standard library and the
+records layer only: the pages read them without the measuring code (calibrate.py, throughput.py
+write them)."""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from pathlib import Path
+from typing import NamedTuple
+
+from . import data, records, stats
+
+CALIBRATION, PROTOCOLS, INTERFERENCE = "calibration", "protocols", "interference"
+THROUGHPUT = "throughput"
+EXPERIMENTS = {PROTOCOLS: ("alone", "interleaved"), INTERFERENCE: ("alone", "idle", "interleaved")}
+
+
+class Row(NamedTuple):
+    workload: str
+    mode: str
+    speedups: list[float]  # one per run, in run order
+    half_width: float  # (high - low) / 2 / point, the median over the runs
+    inside: int  # ordered pairs (i, j): run j's speedup inside run i's interval
+    pairs: int
+    overlap: int  # unordered pairs whose intervals overlap
+    unordered: int
+    spread: float  # max/min - 1 of the runs' speedups
+    padded: int  # runs whose half-width exceeds max(2 %, spread)
+
+
+PAD_FLOOR = 0.02
+
+
+def load_runs(path: Path) -> dict[str, list[records.Record]]:
+    """workload -> its records, in run order (run-1, run-2, ...)."""
+    found: dict[str, list[records.Record]] = {}
+    runs = sorted((p for p in Path(path).glob("run-*") if p.is_dir()), key=lambda p: int(p.name.split("-")[1]))
+    for run_dir in runs:
+        for f in sorted(run_dir.glob("*.json")):
+            found.setdefault(f.stem, []).append(records.load(f))
+    return found
+
+
+def rows(by_workload: dict[str, list[records.Record]], speedup=data.speedup) -> list[Row]:
+    """One row per workload and mode; `speedup(record, mode)` gives each run's point and interval (the
+    site's, or data.first_bootstrap_speedup for the comparison of intervals)."""
+    out = []
+    for name, recs in by_workload.items():
+        modes = [r.mode for r in recs[0].results if r.mode != "eager"]
+        for mode in modes:
+            got = [speedup(rec, mode) if rec.result(mode) else None for rec in recs]
+            if len(got) < 2 or any(g is None for g in got):
+                continue
+            points = [g.point for g in got]
+            widths = [stats.relative_half_width(*g) for g in got]
+            spread = max(points) / min(points) - 1
+            inside = sum(got[i].low <= got[j].point <= got[i].high
+                         for i, j in itertools.permutations(range(len(got)), 2))
+            overlap = sum(got[i].low <= got[j].high and got[j].low <= got[i].high
+                          for i, j in itertools.combinations(range(len(got)), 2))
+            padded = sum(w > max(PAD_FLOOR, spread) for w in widths)
+            n = len(got)
+            out.append(Row(name, mode, points, statistics.median(widths), inside, n * (n - 1), overlap,
+                           n * (n - 1) // 2, spread, padded))
+    return out
