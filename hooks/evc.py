@@ -101,7 +101,8 @@ def _require_shims(config) -> None:
     """Stop the build at its start where a shim meets a version of its package it does not know."""
     from eager_vs_compiled.pages import shims
 
-    used = ["lunr-node-key", "head-alternate-links"] if "search" in config.plugins else ["head-alternate-links"]
+    searching = ["lunr-node-key", "han-query-words"] if "search" in config.plugins else []
+    used = [*searching, "head-alternate-links"]
     if config.plugins.get("i18n") is not None:
         used.append("i18n-building-flag")
         if config.plugins.get("mkdocs-jupyter") is not None:
@@ -328,13 +329,13 @@ def _split_search(config) -> None:
     others = [lang_.locale for lang_ in i18n.config.languages if not lang_.default and lang_.build] if i18n else []
     if (Path(config.site_dir) / "search" / "search_index.json").is_file():
         counts = search.split_by_edition(Path(config.site_dir), others, troubleshooting.recipe_locations())
-        now = search.mend_search_worker(Path(config.site_dir))
-        try:  # mended now, or by an earlier build into the same folder (mkdocs serve): never neither
-            shims.applied("lunr-node-key", len(search.mended_workers(Path(config.site_dir))), "the theme's search worker")
+        try:
+            now = search.patch_workers(Path(config.site_dir))
         except shims.ShimOutdated as err:
             _shim_failed(err)
-        log.info("eager-vs-compiled: search index per edition: %s; search worker mended: %s", counts,
-                 now or "already")
+        log.info("eager-vs-compiled: search index per edition: %s; search worker mended: %s, Chinese queries "
+                 "cut into the index's words: %s", counts, now["lunr-node-key"] or "already",
+                 now["han-query-words"] or "already")
 
 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.(?:md|py))(#[^"]*)?"')

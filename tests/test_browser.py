@@ -561,6 +561,17 @@ QUESTIONS = {
         "新 GPU 上 Triton 的 ptxas 报错": "troubleshooting/ptxas-unknown-gpu/",
         "max-autotune 日志里一直有 out of resource": "troubleshooting/max-autotune-out-of-resource/",
         "在 Mac 的 MPS 上用 torch.compile 报错": "troubleshooting/mps-compile/",
+        # Typed without spaces between the Chinese words, as a reader of Chinese types: the search worker
+        # cuts them into the index's words (pages/search_words.js).
+        "Triton 与 torch 版本不匹配": "troubleshooting/triton-version-mismatch/",
+        "每次调用都重新编译": "troubleshooting/recompilations/",
+        "批大小变化后又编译了一遍": "troubleshooting/dynamic-shapes/",
+        "用了编译之后内存不够": "troubleshooting/memory-with-compile/",
+        "第一次调用特别慢": "troubleshooting/slow-first-call/",
+        "多卡训练时有的进程还在编译导致超时": "troubleshooting/rank-compile-skew/",
+        "try包住torch.compile却捕获不到编译错误": "troubleshooting/lazy-compile-errors/",
+        "保存的模型加载时报缺少键": "troubleshooting/orig-mod-prefix/",
+        "编译前后输出的数值不一样": "troubleshooting/numerics-differ/",
     },
 }
 
@@ -578,6 +589,31 @@ def test_a_question_in_plain_words_finds_its_recipe_first(browser, server, editi
     v.close()
     assert not wrong, f"{len(wrong)} of {len(QUESTIONS[edition])} questions found another page first:\n" + \
         "\n".join(wrong)
+
+
+# The worker's cut of a query's Chinese (pages/search_words.js), on an index of a few words: each run of
+# Chinese characters is replaced as the theme's search does, the rest of the query is kept as typed.
+HAN_WORDS_JS = r"""([source, queries]) => {
+    const lunr = {zh: {stopWordFilter: w => ["不", "的", "与", "有"].includes(w) ? undefined : w}};
+    const evcHanWords = new Function("lunr", source + "; return evcHanWords;")(lunr);
+    const index = {"版本": 1, "匹配": 1, "图": 1, "中断": 1, "图中断": 1, "有误": 1, "误差": 1};
+    return queries.map(q => q.replace(/\p{sc=Han}+/gu, (run, at, text) => evcHanWords(run, at, text, index)));
+}"""
+
+
+def test_the_query_cut_finds_the_index_words_and_keeps_the_query_syntax(browser):
+    queries = {"版本不匹配": "版本 匹配",  # 不, a stop word, is not in the index: it goes, the words after it stay
+               "图中断": "图中断",  # the fewest words: the index's word, not 图 and 中断
+               "有误差": "误差",  # 有 (a stop word) and 误差, not 有误 and a 差 the index lacks
+               "显卡": "显卡",  # no word of the index: the run as typed
+               "torch版本不匹配": "torch 版本 匹配", "Triton 与 torch": "Triton 与 torch",
+               "+版本不匹配 -图中断": "+版本 匹配 -图中断", "title:版本": "title:版本", "版本不匹配~1": "版本 匹配~1",
+               "版本*": "版本*", "“版本”": "“ 版本 ”"}
+    page = browser.new_page()
+    source = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_words.js").read_text(encoding="utf-8")
+    found = page.evaluate(HAN_WORDS_JS, [source, list(queries)])
+    page.close()
+    assert dict(zip(queries, found)) == queries
 
 
 @pytest.mark.parametrize("query", ["mark_dynamic", "set_stance", "torch._dynamo.explain"])

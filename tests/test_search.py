@@ -1,5 +1,6 @@
 """The site's search: each edition searches its own pages, and a recipe ranks above pages that quote its message."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +85,61 @@ def test_every_shim_knows_the_version_installed_here():
         assert pins[shim.package] in shim.versions, shim.name
         if shims.installed(shim.package) is not None:
             shims.require(shim.name)
+
+
+# The theme's call, as its minified worker (mkdocs-material 9.8.2) has it, inside the search method.
+THEME_CUT = ('search(e){if(e=e.replace(new RegExp("\\\\p{sc=Han}+","gu"),s=>[...fe(s,this.index.invertedIndex)]'
+             '.join("* ")),e=ce(e),!e)return{items:[]};')
+
+
+def test_the_worker_cuts_a_querys_chinese_with_the_sites_function_once(tmp_path):
+    """The theme's cut is swapped for evcHanWords, whose text goes in before the source map comment (the
+    map's lines still hold); a second build into the same folder (mkdocs serve) patches nothing twice."""
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    theme = f'"use strict";(()=>{{var U=class{{{THEME_CUT}}}}})();\n//# sourceMappingURL=search.0123abcd.min.js.map\n'
+    (workers / "search.0123abcd.min.js").write_text(theme)
+    assert search.han_cut_workers(tmp_path) == []
+    assert search.cut_han_in_queries(tmp_path) == ["search.0123abcd.min.js"]
+    cut = (workers / "search.0123abcd.min.js").read_text()
+    ours = THEME_CUT.replace('s=>[...fe(s,this.index.invertedIndex)].join("* ")',
+                             "(s,at,query)=>evcHanWords(s,at,query,this.index.invertedIndex)")
+    head, tail = theme.replace(THEME_CUT, ours).split("\n//# sourceMappingURL=")
+    words = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_words.js").read_text().rstrip()
+    assert words.count("function evcHanWords(") == 1 and ours != THEME_CUT
+    assert cut == f"{head}\n{words}\n//# sourceMappingURL={tail}"  # the first line as it was, but for the call
+    assert search.han_cut_workers(tmp_path) == ["search.0123abcd.min.js"]
+    assert search.cut_han_in_queries(tmp_path) == [] and (workers / "search.0123abcd.min.js").read_text() == cut
+
+
+def test_a_worker_without_the_themes_cut_stops_the_build_naming_the_shim(tmp_path):
+    """The build's call (hooks/evc.py): a worker whose lunr keys are mended but whose theme cuts Chinese
+    otherwise is left as it is, and the build stops naming the shim that found nothing to patch."""
+    from eager_vs_compiled.pages import shims
+
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    moved_on = ('t.TokenSet.prototype.toString=function(){for(var e="1",i=0;i<n;i++){e=e+s+o.id+","}return e};'
+                'search(e){if(e=segment(e,this.index),e=ce(e),!e)return{items:[]};')  # a theme that cuts otherwise
+    (workers / "search.a.min.js").write_text(moved_on)
+    with pytest.raises(shims.ShimOutdated, match=r"shim 'han-query-words' .* found nothing to patch in the theme's "
+                                                 r"search worker .*query's Chinese"):
+        search.patch_workers(tmp_path)
+    assert (workers / "search.a.min.js").read_text() == moved_on and search.han_cut_workers(tmp_path) == []
+
+
+def test_the_installed_themes_worker_takes_both_patches(tmp_path):
+    """The anchors of both shims are found in the worker the installed theme ships (not a copy written here)."""
+    import shutil
+
+    import material  # the docs extras, which the test extras include
+
+    theirs = sorted((Path(material.__file__).parent / "templates" / "assets" / "javascripts" / "workers")
+                    .glob("search.*.js"))
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    for worker in theirs:
+        shutil.copy(worker, workers / worker.name)
+    names = [w.name for w in theirs]
+    assert names and search.patch_workers(tmp_path) == {"lunr-node-key": names, "han-query-words": names}
+    assert search.patch_workers(tmp_path) == {"lunr-node-key": [], "han-query-words": []}  # patched before

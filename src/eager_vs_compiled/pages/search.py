@@ -9,6 +9,10 @@ entries in `search/search_index.json` and writes each other edition's entries to
 
 A troubleshooting recipe's entries get a boost: the message a reader pastes is printed on its page,
 and also quoted on pages that only mention it; the recipe is the answer.
+
+The theme's search worker is patched in the built site twice (each a shim of pages/shims.py): lunr's
+ambiguous node keys (`mend_search_worker`), and the cut of a query's Chinese into words, which must
+find the words jieba cut the pages into (`cut_han_in_queries`, search_words.js).
 """
 from __future__ import annotations
 
@@ -60,6 +64,18 @@ def _workers(site_dir: Path) -> list[Path]:
     return sorted((site_dir / "assets" / "javascripts" / "workers").glob("search.*.js"))
 
 
+def _patch_workers(site_dir: Path, patch) -> list[str]:
+    """Rewrite each search worker of the built site with `patch` (its text -> the new text); the names
+    of the files it changed."""
+    patched = []
+    for worker in _workers(site_dir):
+        text = worker.read_text(encoding="utf-8")
+        if (new := patch(text)) != text:
+            worker.write_text(new, encoding="utf-8")
+            patched.append(worker.name)
+    return patched
+
+
 def mended_workers(site_dir: Path) -> list[str]:
     """The theme's search workers in the built site whose lunr keys are unambiguous (mended)."""
     return [w.name for w in _workers(site_dir) if _MENDED_KEY.search(w.read_text(encoding="utf-8"))]
@@ -68,11 +84,49 @@ def mended_workers(site_dir: Path) -> list[str]:
 def mend_search_worker(site_dir: Path) -> list[str]:
     """Patch the theme's search worker in the built site where it has lunr's ambiguous key; the names
     of the files patched (none where the theme's lunr no longer has it)."""
-    patched = []
-    for worker in _workers(site_dir):
-        text = worker.read_text(encoding="utf-8")
-        mended, n = _TOKENSET_KEY.subn(lambda m: f'{m[1]}{m[2]}={m[2]}+{m[3]}+{m[4]}.id+","}}return {m[2]}}}', text)
-        if n:
-            worker.write_text(mended, encoding="utf-8")
-            patched.append(worker.name)
-    return patched
+    return _patch_workers(site_dir, lambda text: _TOKENSET_KEY.sub(
+        lambda m: f'{m[1]}{m[2]}={m[2]}+{m[3]}+{m[4]}.id+","}}return {m[2]}}}', text))
+
+
+# The theme's worker cuts each run of Chinese characters in a query with its own function, before the
+# query is parsed: `e.replace(new RegExp("\\p{sc=Han}+","gu"),s=>[...fe(s,this.index.invertedIndex)]
+# .join("* "))`. That cut loses words (see search_words.js): "Triton 与 torch 版本不匹配" searched for
+# Triton, torch and 版本 only, and found another recipe first. The call is pointed at evcHanWords
+# (search_words.js, added to the worker before its source map comment, so the map still holds), which
+# cuts the run into the index's words.
+_HAN_CUT = re.compile(r'(new RegExp\("\\\\p\{sc=Han\}\+","gu"\),)(\w+)=>'
+                      r'\[\.\.\.\w+\(\2,(this\.index\.invertedIndex)\)\]\.join\("\* "\)')
+_HAN_WORDS = Path(__file__).with_name("search_words.js")
+
+
+def _cut_han(text: str) -> str:
+    cut, n = _HAN_CUT.subn(lambda m: f"{m[1]}({m[2]},at,query)=>evcHanWords({m[2]},at,query,{m[3]})", text)
+    if not n:
+        return text
+    tail = cut.rfind("\n//# sourceMappingURL=")
+    tail = len(cut) if tail < 0 else tail
+    return f"{cut[:tail]}\n{_HAN_WORDS.read_text(encoding='utf-8').rstrip()}{cut[tail:]}"
+
+
+def han_cut_workers(site_dir: Path) -> list[str]:
+    """The search workers in the built site that cut a query's Chinese into the index's words."""
+    return [w.name for w in _workers(site_dir)
+            if "=>evcHanWords(" in (text := w.read_text(encoding="utf-8")) and "function evcHanWords(" in text]
+
+
+def cut_han_in_queries(site_dir: Path) -> list[str]:
+    """Point the theme's search worker in the built site at evcHanWords for the Chinese of a query; the
+    names of the files patched (none where patched before, or where the theme has no such cut)."""
+    return _patch_workers(site_dir, _cut_han)
+
+
+def patch_workers(site_dir: Path) -> dict[str, list[str]]:
+    """Both patches of the theme's search worker in the built site: {shim: the files it patched now}. Stops
+    (shims.ShimOutdated, naming the shim) where a patch is in no worker, made now or by an earlier build
+    into the same folder (mkdocs serve): the theme changed under it."""
+    from . import shims
+
+    now = {"lunr-node-key": mend_search_worker(site_dir), "han-query-words": cut_han_in_queries(site_dir)}
+    shims.applied("lunr-node-key", len(mended_workers(site_dir)), "the theme's search worker")
+    shims.applied("han-query-words", len(han_cut_workers(site_dir)), "the theme's search worker")
+    return now

@@ -31,6 +31,10 @@ SHIMS = {s.name: s for s in (
          "(assets/javascripts/workers/search.*.js; pages/search.py, mend_search_worker)",
          "https://github.com/olivernn/lunr.js/issues/503 (open: a loaded index that does not find words it "
          "holds; the theme bundles lunr 2.3.9, whose TokenSet keys are ambiguous as tests/test_search.py shows)"),
+    Shim("han-query-words", "mkdocs-material", ("9.8.2",),
+         "points the theme's minified search worker (assets/javascripts/workers/search.*.js) at its own cut "
+         "of a query's Chinese into the index's words, in place of the theme's, which drops words "
+         "(pages/search.py, cut_han_in_queries; pages/search_words.js)"),
     Shim("head-alternate-links", "mkdocs-material", ("9.8.2",),
          "removes the <link rel=\"alternate\" hreflang> lines material/templates/base.html writes into "
          "each page's head (hooks/evc.py, on_post_page)"),
