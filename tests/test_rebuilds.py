@@ -212,7 +212,6 @@ def test_modes_skipped_for_the_budget_are_measured_next_time_and_the_rest_is_kep
 def test_bad_inputs_to_measure_are_refused_by_name(args, env, message, monkeypatch, capsys):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(machine, "describe", machine.describe.__wrapped__)  # not this process's cached answer
     code, _, err = cli(capsys, "measure", "-w", "tiny_op", *args)
     assert code == 2 and message in err, err[-500:]
 

@@ -69,11 +69,11 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
-def _free_slug(slug: str, fingerprint: str) -> str:
+def _free_slug(store: Path, slug: str, fingerprint: str) -> str:
     """`slug`, unless the store already holds that folder for other hardware (another contributor's
     CPU of the same model and core count): then `slug-<short fingerprint>`, so nobody's records are
-    measured over. Reads the store named by EVC_MEASUREMENTS (default ./measurements)."""
-    folder = paths.measurements() / slug
+    measured over."""
+    folder = store / slug
     prints = set()
     for path in folder.glob("torch-*/*.json"):
         try:
@@ -87,9 +87,8 @@ class MachineNameError(ValueError):
     """EVC_MACHINE names no usable folder."""
 
 
-def _chosen_slug() -> str | None:
+def _chosen_slug(raw: str) -> str | None:
     """EVC_MACHINE, the slug a user chose, checked: refused when it would not name the folder as given."""
-    raw = os.environ.get("EVC_MACHINE", "")
     if not raw.strip():
         return None
     slug = slugify(raw)
@@ -99,9 +98,15 @@ def _chosen_slug() -> str | None:
     return slug
 
 
-@lru_cache(maxsize=1)
 def describe() -> dict:
-    """The hardware facts that decide whether a record was measured on this machine."""
+    """The hardware facts that decide whether a record was measured on this machine, and its slug: a
+    value of its inputs (the hardware, the store its slug is checked against, EVC_MACHINE), cached per
+    inputs, so a process that changes its store (the CLI's --out) gets the slug of that store."""
+    return _describe(str(paths.measurements().resolve()), os.environ.get("EVC_MACHINE", ""))
+
+
+@lru_cache(maxsize=8)
+def _describe(store: str, chosen: str) -> dict:
     gpus = _gpus()
     hw = {
         "arch": platform.machine(),
@@ -118,9 +123,9 @@ def describe() -> dict:
         count = f"-x{len(gpus)}" if len(gpus) > 1 else ""
         slug = f"gpu-{slugify(gpus[0]['name'])}{count}-{fingerprint[:4]}"
     else:
-        slug = _free_slug(f"cpu-{slugify(hw['cpu'])}-{hw['cores']}c", fingerprint)
+        slug = _free_slug(Path(store), f"cpu-{slugify(hw['cpu'])}-{hw['cores']}c", fingerprint)
     # A user may name the machine (e.g. "ci-a100"); the fingerprint still guards freshness.
-    slug = _chosen_slug() or slug
+    slug = _chosen_slug(chosen) or slug
     return {"slug": slug, "fingerprint": fingerprint, **hw}
 
 
@@ -168,3 +173,6 @@ def git_commit(cwd: str | os.PathLike | None = None) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+describe.cache_clear = _describe.cache_clear  # what a test that fakes the hardware calls
