@@ -56,7 +56,7 @@ def test_the_report_sums_every_row(tmp_path):
     (("--protocols", "--protocol", "alone"), "--protocol goes without --protocols"),
     (("--mode", "default"), "--mode goes with --protocols, --interference or --throughput"),
     (("--protocols", "--rounds", "0"), "--rounds must be between 1 and 20, not 0"),
-    (("--protocols", "--interference"), "one of --protocols, --interference, --throughput at a time"),
+    (("--protocols", "--interference"), "one of --protocols, --interference, --throughput, --footprint at a time"),
     (("--interference", "--protocol", "alone"), "--protocol goes without --interference"),
     (("--throughput", "--profile", "gpu"), "--throughput measures the cpu profile"),
 ])

@@ -96,7 +96,8 @@ def test_the_hook_and_the_page_layer_never_touch_the_environment():
     assert not found, found
 
 
-MEASURING = {"measure", "child", "isolate", "cli", "calibrate", "throughput", "prepare", "profile", "modelcmd"}
+MEASURING = {"measure", "child", "isolate", "cli", "calibrate", "throughput", "footprint", "prepare", "profile",
+             "modelcmd"}
 
 
 def test_the_page_layer_imports_neither_torch_nor_the_measuring_code():

@@ -19,7 +19,8 @@ from eager_vs_compiled import store
 
 REFERENCE = "cpu-intel-xeon-2c"  # the machine whose committed records play this build's own
 FORBIDDEN = ("torch", "torchvision", "eager_vs_compiled.measure", "eager_vs_compiled.child",
-             "eager_vs_compiled.cli", "eager_vs_compiled.models")
+             "eager_vs_compiled.cli", "eager_vs_compiled.models", "eager_vs_compiled.calibrate",
+             "eager_vs_compiled.throughput", "eager_vs_compiled.footprint", "eager_vs_compiled.prepare")
 
 SCRIPT = textwrap.dedent('''\
     import importlib.abc, json, re, sys, time

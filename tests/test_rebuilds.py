@@ -280,15 +280,33 @@ def test_a_cuda_out_of_memory_in_a_workload_is_that_modes_oom(tmp_path, monkeypa
     assert result.status == "oom" and "CUDA out of memory" in result.message
 
 
-def test_peak_memory_is_bytes_on_macos_and_kib_on_linux(monkeypatch):
+def test_peak_memory_without_proc_is_bytes_on_macos_and_kib_on_linux(monkeypatch, tmp_path):
     class Usage:
         ru_maxrss = 1000
 
-    monkeypatch.setattr(child.resource, "getrusage", lambda who: Usage())
-    monkeypatch.setattr(child.sys, "platform", "darwin")
-    assert child._peak_memory(torch.device("cpu"))[0] == 1000
-    monkeypatch.setattr(child.sys, "platform", "linux")
-    assert child._peak_memory(torch.device("cpu"))[0] == 1000 * 1024
+    monkeypatch.setattr(isolate.resource, "getrusage", lambda who: Usage())
+    monkeypatch.setattr(isolate.sys, "platform", "darwin")
+    assert isolate.peak_rss(str(tmp_path / "no-proc")) == (1000, "process_peak_rss")
+    monkeypatch.setattr(isolate.sys, "platform", "linux")
+    assert isolate.peak_rss(str(tmp_path / "no-proc")) == (1000 * 1024, "process_peak_rss")
+    (tmp_path / "status").write_text("Name:\tpython\nVmHWM:\t  8832 kB\nVmRSS:\t  8000 kB\n")
+    assert isolate.peak_rss(str(tmp_path / "status")) == (8832 * 1024, "process_hwm")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="no /proc here")
+def test_a_childs_peak_memory_is_its_own_not_its_parents(tmp_path):
+    """getrusage's ru_maxrss survives execve: a child of a parent holding 200 MiB would report at least
+    that. The harness reads the child's own high-water mark (VmHWM) instead."""
+    import numpy as np
+
+    held = np.ones(200 * 2**20 // 8)  # the parent's 200 MiB, resident
+    script = tmp_path / "child.py"
+    script.write_text("import resource, sys\nsys.path.insert(0, sys.argv[1])\nfrom eager_vs_compiled import isolate\n"
+                      "print(isolate.peak_rss()[0], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n")
+    code, out, err = isolate.run([sys.executable, str(script), str(ROOT / "src")], None, 60)
+    own, inherited = map(int, out.split())
+    assert code == 0 and held.sum() > 0, err
+    assert own < 100 * 2**20 < 200 * 2**20 <= inherited, (own, inherited)
 
 
 def _evc(*args, env=None):

@@ -93,17 +93,19 @@ def _experiment(args, names: list[str], profile: str) -> str | None:
         raise ValueError(f"{', '.join(outside)} not in profile {profile!r}")
     if not 2 <= args.runs <= 20:
         raise ValueError(f"--runs must be between 2 and 20, not {args.runs}")
-    if sum(map(bool, (args.protocols, args.interference, args.throughput))) > 1:
-        raise ValueError("one of --protocols, --interference, --throughput at a time")
+    if sum(map(bool, (args.protocols, args.interference, args.throughput, args.footprint))) > 1:
+        raise ValueError("one of --protocols, --interference, --throughput, --footprint at a time")
     experiment = PROTOCOLS if args.protocols else INTERFERENCE if args.interference else \
-        "throughput" if args.throughput else None
+        "throughput" if args.throughput else "footprint" if args.footprint else None
     if args.protocol and experiment:
         raise ValueError(f"--protocol goes without --{experiment} (which measures each workload every way)")
     if args.mode and not experiment:
         raise ValueError("--mode goes with --protocols, --interference or --throughput (a calibration reruns "
                          "every mode of a workload)")
-    if args.throughput and profile != "cpu":
-        raise ValueError("--throughput measures the cpu profile (the cores of this machine)")
+    if (args.throughput or args.footprint) and profile != "cpu":
+        raise ValueError(f"--{experiment} measures the cpu profile (the cores of this machine)")
+    if args.footprint and args.mode:
+        raise ValueError("--footprint measures eager, ONNX Runtime and OpenVINO, with torch and without: no --mode")
     for mode in args.mode or []:
         missing = [n for n in names if mode not in workloads.get(n).modes[profile]]
         if missing:
@@ -131,6 +133,11 @@ def command(args, bar) -> int:
         for name in names:
             where = throughput.measure(name, args.mode or list(workloads.get(name).modes[profile]), root, say,
                                        args.rounds).parent
+    elif experiment == "footprint":
+        from . import footprint
+
+        for name in names:
+            where = footprint.measure(name, root, say, args.rounds).parent
     elif experiment:
         where = protocols(names, root, say, args.rounds, profile, args.mode, experiment)
     if experiment:
@@ -167,13 +174,16 @@ def add_parser(sub, workload_names: list[str]) -> None:
     c.add_argument("--throughput", action="store_true",
                    help="instead: each mode's items per second with every core busy, the best split of the cores "
                         "into worker processes (the latency tables' companion)")
+    c.add_argument("--footprint", action="store_true",
+                   help="instead: what a process running the model costs (import, load, first call, time per "
+                        "call, peak memory) for eager and for ONNX Runtime and OpenVINO with torch and without it")
     c.add_argument("--protocol", choices=measure.PROTOCOLS,
                    help="how each run times the modes: beside eager in each process (interleaved) or each in "
                         "processes of its own (alone); default: as `measure` does (interleaved; engines alone)")
     c.add_argument("--mode", action="append", metavar="MODE",
                    help="with --protocols or --interference: only these modes of each workload (repeatable; eager always)")
     c.add_argument("--rounds", type=int, default=3, metavar="N",
-                   help="with --protocols or --interference: rounds of each (default 3)")
+                   help="with --protocols, --interference, --throughput or --footprint: rounds of each (default 3)")
     c.add_argument("--profile", choices=("cpu", "gpu"), help="sizes to use (default: gpu if CUDA is available)")
     c.add_argument("--report", action="store_true", help="measure nothing: report the calibration records of --out")
     c.add_argument("--out", type=Path, metavar="DIR",

@@ -22,7 +22,7 @@ import resource
 import sys
 from pathlib import Path
 
-from . import engines, recipes, stats, timing, workloads
+from . import engines, isolate, recipes, stats, timing, workloads
 from .counts import _eager_bytes, _flops
 from .records import ModeResult
 
@@ -48,8 +48,7 @@ def _peak_memory(device) -> tuple[int, str]:
     if device.type == "cuda":
         torch.cuda.synchronize()
         return torch.cuda.max_memory_allocated(), "cuda_max_allocated"
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak * (1 if sys.platform == "darwin" else 1024), "process_peak_rss"  # bytes on macOS, KiB on Linux
+    return isolate.peak_rss()
 
 
 def _compile(built, recipe: recipes.Recipe, args: dict | None = None):

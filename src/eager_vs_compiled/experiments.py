@@ -10,10 +10,13 @@ import statistics
 from pathlib import Path
 from typing import NamedTuple
 
+from datetime import datetime
+
 from . import data, records, stats
 
 CALIBRATION, PROTOCOLS, INTERFERENCE = "calibration", "protocols", "interference"
-THROUGHPUT = "throughput"
+THROUGHPUT, FOOTPRINT = "throughput", "footprint"
+FOOTPRINT_SCHEMA, FOOTPRINT_NUMBERS = 1, ("import_s", "load_s", "first_call_s", "call_s", "peak_rss_bytes")
 EXPERIMENTS = {PROTOCOLS: ("alone", "interleaved"), INTERFERENCE: ("alone", "idle", "interleaved")}
 
 
@@ -65,3 +68,24 @@ def rows(by_workload: dict[str, list[records.Record]], speedup=data.speedup) -> 
             out.append(Row(name, mode, points, statistics.median(widths), inside, n * (n - 1), overlap,
                            n * (n - 1) // 2, spread, padded))
     return out
+
+
+def load_footprint(path: Path) -> dict:
+    """A footprint record (footprint.py), validated: a record is input from anyone's fork."""
+    import json
+    import math
+
+    try:
+        rec = json.loads(Path(path).read_text(encoding="utf-8"))
+        assert isinstance(rec, dict) and rec.get("schema") == FOOTPRINT_SCHEMA, "unknown schema"
+        assert isinstance(rec["machine"].get("slug"), str) and isinstance(rec["versions"].get("torch"), str), "machine"
+        datetime.fromisoformat(rec["date"])
+        for row in rec["rows"]:
+            assert row["mode"] in ("eager", "onnxruntime", "openvino") and isinstance(row["torch"], bool), "mode"
+            assert row["status"] in records.STATUSES and isinstance(row["message"], str), "status"
+            for p in row["processes"]:
+                assert all(isinstance(p[k], (int, float)) and not isinstance(p[k], bool) and math.isfinite(p[k])
+                           and p[k] >= 0 for k in FOOTPRINT_NUMBERS), "a process's numbers"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, AssertionError) as e:
+        raise records.RecordError(path, f"not a footprint record ({type(e).__name__}: {e})") from None
+    return rec

@@ -8,6 +8,7 @@ killed together. Standard library only.
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -74,3 +75,17 @@ def module(name: str, args: list[str], env: dict | None, timeout: float,
     env = {**os.environ, **paths.child_env(), **(env or {})}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")]))
     return run([sys.executable, "-m", name, *args], env, timeout, cwd)
+
+
+def peak_rss(status: str = "/proc/self/status") -> tuple[int, str]:
+    """This process's own peak resident memory in bytes, and its kind: VmHWM on Linux ("process_hwm").
+    Not getrusage's ru_maxrss there: it survives execve, so a child started by a parent holding torch
+    and a model reports at least the parent's peak (tests/test_rebuilds.py measures it). Where there is
+    no /proc, ru_maxrss ("process_peak_rss": bytes on macOS, KiB on Linux; an upper bound)."""
+    try:
+        with open(status, encoding="ascii") as f:
+            hwm = next(line for line in f if line.startswith("VmHWM:"))
+        return int(hwm.split()[1]) * 1024, "process_hwm"
+    except (OSError, StopIteration, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak * (1 if sys.platform == "darwin" else 1024), "process_peak_rss"

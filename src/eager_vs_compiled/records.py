@@ -69,7 +69,7 @@ class ModeResult:
     compile_mega_s: float | None = None  # fresh process, empty cache, Mega-Cache artifacts loaded
     breakeven_iters: float | None = None
     peak_memory_bytes: int | None = None
-    memory_kind: str | None = None  # "process_peak_rss" | "cuda_max_allocated"
+    memory_kind: str | None = None  # process_hwm (own peak RSS) | process_peak_rss (ru_maxrss: the parent's peak in it) | cuda_max_allocated
     max_abs_err: float | None = None
     max_rel_err: float | None = None
     throughput: float | None = None  # items per second
@@ -203,7 +203,7 @@ _DERIVED = ("median_s", "iqr_s", "n", "noisy", "speedup", "throughput", "tflops"
 _RECORD_FIELDS = {"workload": str, "title": str, "profile": str, "device": str, "spec": dict, "spec_hash": str,
                   "harness_version": int, "machine": dict, "versions": dict, "date": str, "git_commit": str,
                   "results": list, "schema": int}
-MEMORY_KINDS = ("process_peak_rss", "cuda_max_allocated")
+MEMORY_KINDS = ("process_hwm", "process_peak_rss", "cuda_max_allocated")
 
 
 def _bad_value(value, kind) -> str | None:

@@ -37,7 +37,7 @@ DIRECTIVES = {
     "engines_table": "pages.engines:table", "engines_verdict": "pages.engines:conclusion",
     "engines_summary": "pages.engines:summary", "engines_chart": "pages.engines:chart",
     "engines_interference": "pages.interference:table",
-    "engines_throughput": "pages.throughput:table",
+    "engines_throughput": "pages.throughput:table", "engines_footprint": "pages.deployment:table",
 }
 
 

@@ -17,7 +17,7 @@ from .provenance import (best, breakeven, code, direction, esc, fmt_bytes, fmt_t
                          skipped_note, speedup, stamp, tab, tab_label, this_machine, built_here)
 from .lang import then, tr, tr_known
 from .machines import roof
-from .tables import table
+from .tables import RSS_KINDS, table
 
 PAGE = {f: f"{f}.md" for f in workloads.FAMILIES} | {"engines": "compile-or-convert.md"}  # family -> its page
 
@@ -132,7 +132,7 @@ def overview_memory() -> str:
                 rows.append((f"{r.workload} ({fastest.mode})", eager.peak_memory_bytes / 2**20,
                              fastest.peak_memory_bytes / 2**20))
         kind = {m.memory_kind for r in recs for m in r.results if m.memory_kind}
-        what = tr("process peak RSS") if kind == {"process_peak_rss"} else tr("peak CUDA memory allocated")
+        what = tr("process peak RSS") if kind <= set(RSS_KINDS) else tr("peak CUDA memory allocated")
         chart = charts.paired_bars(rows, tr("Peak memory, eager vs fastest compiled mode ({what}, MiB), on {machine}",
                                             what=what, machine=machine_label(recs[0].machine)), f"MiB ({what})", f"memory-{slug}")
         out.append(tab(tab_label(slug, recs), chart + "\n" + stamp(recs)))

@@ -8,6 +8,7 @@ from . import docs_root
 from .context import current, fresh_record, measure_command
 from .lang import is_zh, tr
 from .provenance import best, esc, speedup, verdict, fmt_bytes, fmt_time, shown
+from .tables import RSS_KINDS
 
 
 def evidence(workload_name: str, what: str = "speedup", mode: str | None = None) -> str:
@@ -35,7 +36,7 @@ def evidence(workload_name: str, what: str = "speedup", mode: str | None = None)
         eager = rec.result("eager")
         value = tr("peak memory eager {eager}, `{mode}` {compiled}", eager=fmt_bytes(eager.peak_memory_bytes if eager else None),
                    mode=esc(r.mode), compiled=fmt_bytes(r.peak_memory_bytes))
-        if r.memory_kind == "process_peak_rss":
+        if r.memory_kind in RSS_KINDS:
             value += tr(" (process peak RSS; the compiled process ran from a warm cache)")
     else:
         raise ValueError(f"unknown evidence kind {what!r}: speedup, compile or memory")

@@ -19,9 +19,12 @@ def status(r: ModeResult) -> str:
     return f"**{r.status}**: {msg}" if msg else f"**{r.status}**"
 
 
+RSS_KINDS = ("process_hwm", "process_peak_rss")  # a CPU process's peak resident memory (records.MEMORY_KINDS)
+
+
 def _memory(r: ModeResult) -> str:
     memory = fmt_bytes(r.peak_memory_bytes)
-    return memory + " RSS" if r.memory_kind == "process_peak_rss" and r.peak_memory_bytes is not None else memory
+    return memory + " RSS" if r.memory_kind in RSS_KINDS and r.peak_memory_bytes is not None else memory
 
 
 def row(r: ModeResult, items: str) -> list[str]:
