@@ -616,6 +616,29 @@ def test_the_query_cut_finds_the_index_words_and_keeps_the_query_syntax(browser)
     assert dict(zip(queries, found)) == queries
 
 
+# The worker's drop of a typed query's English stop words (pages/search_stop_words.js), with a few of
+# lunr's stop words; spaces are collapsed here (the theme splits the query at any run of them).
+STOP_WORDS_JS = r"""([source, queries]) => {
+    const lunr = {stopWordFilter: w => ["a", "after", "i", "in", "my", "not", "the", "to"].includes(w) ? undefined : w};
+    const evcTypedWords = new Function("lunr", source + "; return evcTypedWords;")(lunr);
+    return queries.map(q => evcTypedWords(q).trim().split(/\s+/).join(" "));
+}"""
+
+
+def test_a_typed_querys_stop_words_go_and_its_last_word_and_syntax_stay(browser):
+    queries = {"graph break in a loop": "graph break loop",
+               "hook not called after torch.compile": "hook called torch.compile",
+               "I switch to inference": "switch inference",
+               "in": "in", "graph in": "graph in",  # the last word may be the start of "inductor"
+               "+in the loop": "+in loop", "title:in a": "title:in a", "in* loop": "in* loop", "in~1 the": "in~1 the",
+               "the 版本 in my 显卡": "版本 显卡"}
+    page = browser.new_page()
+    source = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_stop_words.js").read_text(encoding="utf-8")
+    found = page.evaluate(STOP_WORDS_JS, [source, list(queries)])
+    page.close()
+    assert dict(zip(queries, found)) == queries
+
+
 @pytest.mark.parametrize("query", ["mark_dynamic", "set_stance", "torch._dynamo.explain"])
 def test_an_english_api_name_searched_in_the_chinese_edition_finds_a_chinese_page(browser, server, query):
     v = visit(browser, f"{server}zh/")
