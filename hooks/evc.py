@@ -101,7 +101,7 @@ def _require_shims(config) -> None:
     """Stop the build at its start where a shim meets a version of its package it does not know."""
     from eager_vs_compiled.pages import shims
 
-    searching = ["lunr-node-key", "han-query-words"] if "search" in config.plugins else []
+    searching = ["lunr-node-key", "han-query-words", "typed-stop-words"] if "search" in config.plugins else []
     used = [*searching, "head-alternate-links"]
     if config.plugins.get("i18n") is not None:
         used.append("i18n-building-flag")
@@ -334,8 +334,9 @@ def _split_search(config) -> None:
         except shims.ShimOutdated as err:
             _shim_failed(err)
         log.info("eager-vs-compiled: search index per edition: %s; search worker mended: %s, Chinese queries "
-                 "cut into the index's words: %s", counts, now["lunr-node-key"] or "already",
-                 now["han-query-words"] or "already")
+                 "cut into the index's words: %s, typed stop words left out: %s", counts,
+                 now["lunr-node-key"] or "already", now["han-query-words"] or "already",
+                 now["typed-stop-words"] or "already")
 
 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.(?:md|py))(#[^"]*)?"')

@@ -537,6 +537,7 @@ def test_pasting_a_recipes_error_finds_that_recipe_first(browser, server, editio
 
 
 # Typed as a reader puts the problem in their own words, with no message to paste: not copied from the pages.
+# At least one for every recipe, in each edition (the test checks it).
 QUESTIONS = {
     "": {
         "hook not called after torch.compile": "troubleshooting/hook-after-compile/",
@@ -549,6 +550,27 @@ QUESTIONS = {
         "ptxas does not support my new GPU": "troubleshooting/ptxas-unknown-gpu/",
         "max-autotune keeps logging out of resource shared memory": "troubleshooting/max-autotune-out-of-resource/",
         "torch.compile fails on my Mac with mps": "troubleshooting/mps-compile/",
+        "gradient checkpointing breaks the graph in torch.compile": "troubleshooting/checkpoint-graph-break/",
+        "output of compiled model changes after I call it again with cuda graphs": "troubleshooting/cudagraphs-overwritten/",
+        "torch.compile fails when output size depends on the input values": "troubleshooting/data-dependent-shapes/",
+        "recompiles every time the batch size changes": "troubleshooting/dynamic-shapes/",
+        "fullgraph=True raises an error I don't understand": "troubleshooting/fullgraph-errors/",
+        "recompiles when I switch to torch.no_grad for inference": "troubleshooting/grad-mode-recompile/",
+        "print inside compiled function causes a graph break": "troubleshooting/graph-breaks/",
+        "try except around torch.compile does not catch the error": "troubleshooting/lazy-compile-errors/",
+        "mark_dynamic raises a constraint error": "troubleshooting/mark-dynamic-specialized/",
+        "compiled model uses more memory than eager": "troubleshooting/memory-with-compile/",
+        "torch.compile fails on a CPU machine without gcc": "troubleshooting/no-cxx-compiler/",
+        "compiled model gives slightly different results than eager": "troubleshooting/numerics-differ/",
+        "can't load state_dict saved from a compiled model": "troubleshooting/orig-mod-prefix/",
+        "which python versions does torch.compile support": "troubleshooting/python-version/",
+        "distributed training times out while one GPU is still compiling": "troubleshooting/rank-compile-skew/",
+        "model recompiles on every call": "troubleshooting/recompilations/",
+        "why is reduce-overhead not speeding up my model": "troubleshooting/reduce-overhead-not-faster/",
+        "every transformer layer gets recompiled separately": "troubleshooting/repeated-blocks-recompile/",
+        "first call to the compiled model takes very long": "troubleshooting/slow-first-call/",
+        "triton cannot find gcc on my GPU server": "troubleshooting/triton-c-compiler/",
+        "torch.compile says triton is not installed on GPU": "troubleshooting/triton-cuda-missing/",
     },
     "zh/": {
         "编译之后注册的钩子没有执行": "troubleshooting/hook-after-compile/",
@@ -572,6 +594,19 @@ QUESTIONS = {
         "try包住torch.compile却捕获不到编译错误": "troubleshooting/lazy-compile-errors/",
         "保存的模型加载时报缺少键": "troubleshooting/orig-mod-prefix/",
         "编译前后输出的数值不一样": "troubleshooting/numerics-differ/",
+        "梯度检查点导致图中断": "troubleshooting/checkpoint-graph-break/",
+        "CUDA图的输出被下一次调用覆盖了": "troubleshooting/cudagraphs-overwritten/",
+        "输出形状取决于输入数据时编译失败": "troubleshooting/data-dependent-shapes/",
+        "fullgraph=True的报错看不懂": "troubleshooting/fullgraph-errors/",
+        "切换到no_grad推理后又重新编译": "troubleshooting/grad-mode-recompile/",
+        "在编译的函数里用print导致图中断": "troubleshooting/graph-breaks/",
+        "mark_dynamic不生效还报错": "troubleshooting/mark-dynamic-specialized/",
+        "CPU上编译找不到C++编译器": "troubleshooting/no-cxx-compiler/",
+        "torch.compile支持哪些Python版本": "troubleshooting/python-version/",
+        "用了reduce-overhead速度也没提升": "troubleshooting/reduce-overhead-not-faster/",
+        "每一层都要重新编译一次": "troubleshooting/repeated-blocks-recompile/",
+        "Triton找不到C编译器": "troubleshooting/triton-c-compiler/",
+        "显卡太旧不能用Triton": "troubleshooting/triton-cuda-missing/",
     },
 }
 
@@ -579,6 +614,10 @@ QUESTIONS = {
 @pytest.mark.parametrize("edition", ["", "zh/"], ids=["en", "zh"])
 def test_a_question_in_plain_words_finds_its_recipe_first(browser, server, edition):
     """A question typed in plain words, in the edition's language, finds its recipe in the same edition first."""
+    from eager_vs_compiled.pages import troubleshooting
+
+    missing = troubleshooting.recipe_locations(ROOT / "docs") - set(QUESTIONS[edition].values())
+    assert not missing, f"recipes with no question in {edition or 'the English edition'}: {sorted(missing)}"
     v = visit(browser, f"{server}{edition}troubleshooting/")
     v.page.keyboard.press("/")  # Material's search shortcut opens the box
     wrong = []
@@ -612,6 +651,29 @@ def test_the_query_cut_finds_the_index_words_and_keeps_the_query_syntax(browser)
     page = browser.new_page()
     source = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_words.js").read_text(encoding="utf-8")
     found = page.evaluate(HAN_WORDS_JS, [source, list(queries)])
+    page.close()
+    assert dict(zip(queries, found)) == queries
+
+
+# The worker's drop of a typed query's English stop words (pages/search_stop_words.js), with a few of
+# lunr's stop words; spaces are collapsed here (the theme splits the query at any run of them).
+STOP_WORDS_JS = r"""([source, queries]) => {
+    const lunr = {stopWordFilter: w => ["a", "after", "i", "in", "my", "not", "the", "to"].includes(w) ? undefined : w};
+    const evcTypedWords = new Function("lunr", source + "; return evcTypedWords;")(lunr);
+    return queries.map(q => evcTypedWords(q).trim().split(/\s+/).join(" "));
+}"""
+
+
+def test_a_typed_querys_stop_words_go_and_its_last_word_and_syntax_stay(browser):
+    queries = {"graph break in a loop": "graph break loop",
+               "hook not called after torch.compile": "hook called torch.compile",
+               "I switch to inference": "switch inference",
+               "in": "in", "graph in": "graph in",  # the last word may be the start of "inductor"
+               "+in the loop": "+in loop", "title:in a": "title:in a", "in* loop": "in* loop", "in~1 the": "in~1 the",
+               "the 版本 in my 显卡": "版本 显卡"}
+    page = browser.new_page()
+    source = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_stop_words.js").read_text(encoding="utf-8")
+    found = page.evaluate(STOP_WORDS_JS, [source, list(queries)])
     page.close()
     assert dict(zip(queries, found)) == queries
 

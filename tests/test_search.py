@@ -128,8 +128,41 @@ def test_a_worker_without_the_themes_cut_stops_the_build_naming_the_shim(tmp_pat
     assert (workers / "search.a.min.js").read_text() == moved_on and search.han_cut_workers(tmp_path) == []
 
 
-def test_the_installed_themes_worker_takes_both_patches(tmp_path):
-    """The anchors of both shims are found in the worker the installed theme ships (not a copy written here)."""
+def test_the_worker_leaves_out_a_typed_querys_stop_words_with_the_sites_function_once(tmp_path):
+    """What the theme turns into lunr's syntax goes through evcTypedWords first; its text goes in before
+    the source map comment; a second build into the same folder patches nothing twice."""
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    theme = f'"use strict";(()=>{{var U=class{{{THEME_CUT}}}}})();\n//# sourceMappingURL=search.0123abcd.min.js.map\n'
+    (workers / "search.0123abcd.min.js").write_text(theme)
+    assert search.stop_word_workers(tmp_path) == []
+    assert search.drop_typed_stop_words(tmp_path) == ["search.0123abcd.min.js"]
+    patched = (workers / "search.0123abcd.min.js").read_text()
+    ours = THEME_CUT.replace("e=ce(e),!e)", "e=ce(evcTypedWords(e)),!e)")
+    head, tail = theme.replace(THEME_CUT, ours).split("\n//# sourceMappingURL=")
+    words = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_stop_words.js").read_text().rstrip()
+    assert words.count("function evcTypedWords(") == 1 and ours != THEME_CUT
+    assert patched == f"{head}\n{words}\n//# sourceMappingURL={tail}"
+    assert search.stop_word_workers(tmp_path) == ["search.0123abcd.min.js"]
+    assert search.drop_typed_stop_words(tmp_path) == [] and (workers / "search.0123abcd.min.js").read_text() == patched
+
+
+def test_a_worker_that_parses_queries_otherwise_stops_the_build_naming_the_stop_word_shim(tmp_path):
+    from eager_vs_compiled.pages import shims
+
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    moved_on = ('t.TokenSet.prototype.toString=function(){for(var e="1",i=0;i<n;i++){e=e+s+o.id+","}return e};'
+                + THEME_CUT.replace("e=ce(e),!e)return{items:[]}", "e=parse(e);if(!e.length)return{items:[]}"))
+    (workers / "search.a.min.js").write_text(moved_on)
+    with pytest.raises(shims.ShimOutdated, match=r"shim 'typed-stop-words' .* found nothing to patch in the theme's "
+                                                 r"search worker .*stop words"):
+        search.patch_workers(tmp_path)
+    assert search.stop_word_workers(tmp_path) == [] and search.han_cut_workers(tmp_path) == ["search.a.min.js"]
+
+
+def test_the_installed_themes_worker_takes_every_patch(tmp_path):
+    """The anchors of the shims are found in the worker the installed theme ships (not a copy written here)."""
     import shutil
 
     import material  # the docs extras, which the test extras include
@@ -141,5 +174,7 @@ def test_the_installed_themes_worker_takes_both_patches(tmp_path):
     for worker in theirs:
         shutil.copy(worker, workers / worker.name)
     names = [w.name for w in theirs]
-    assert names and search.patch_workers(tmp_path) == {"lunr-node-key": names, "han-query-words": names}
-    assert search.patch_workers(tmp_path) == {"lunr-node-key": [], "han-query-words": []}  # patched before
+    assert names and search.patch_workers(tmp_path) == {"lunr-node-key": names, "han-query-words": names,
+                                                        "typed-stop-words": names}
+    assert search.patch_workers(tmp_path) == {"lunr-node-key": [], "han-query-words": [],
+                                              "typed-stop-words": []}  # patched before

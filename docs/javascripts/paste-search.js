@@ -7,8 +7,9 @@
 // machine to the next goes too: file paths, addresses and bare numbers (line numbers, sizes, counts)
 // name nothing the site can match. So do English stop words: the index leaves them out (its
 // stopWordFilter), and the theme searches every word as a prefix, so "in" would match the titles of
-// pages about installation and Inductor; and so do single letters (the "x" of "L['x']"). Typed
-// queries are untouched.
+// pages about installation and Inductor; and so do single letters (the "x" of "L['x']"). A typed
+// query is left as typed here; the search worker leaves out its stop words only
+// (src/eager_vs_compiled/pages/search_stop_words.js).
 (function () {
   // Lunr's English stop words (lunr.stopWordFilter), which the site's search index drops.
   var STOP = new Set(("a able about across after all almost also am among an and any are as at be because been but by " +

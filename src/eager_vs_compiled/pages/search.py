@@ -10,9 +10,11 @@ entries in `search/search_index.json` and writes each other edition's entries to
 A troubleshooting recipe's entries get a boost: the message a reader pastes is printed on its page,
 and also quoted on pages that only mention it; the recipe is the answer.
 
-The theme's search worker is patched in the built site twice (each a shim of pages/shims.py): lunr's
-ambiguous node keys (`mend_search_worker`), and the cut of a query's Chinese into words, which must
-find the words jieba cut the pages into (`cut_han_in_queries`, search_words.js).
+The theme's search worker is patched in the built site three times (each a shim of pages/shims.py):
+lunr's ambiguous node keys (`mend_search_worker`), the cut of a query's Chinese into words, which must
+find the words jieba cut the pages into (`cut_han_in_queries`, search_words.js), and the English stop
+words of a typed query, left out as the index leaves them out (`drop_typed_stop_words`,
+search_stop_words.js).
 """
 from __future__ import annotations
 
@@ -99,13 +101,16 @@ _HAN_CUT = re.compile(r'(new RegExp\("\\\\p\{sc=Han\}\+","gu"\),)(\w+)=>'
 _HAN_WORDS = Path(__file__).with_name("search_words.js")
 
 
+def _with_function(text: str, source: Path) -> str:
+    """`text` (a worker) with the function in `source` added before its source map comment, so the map still holds."""
+    tail = text.rfind("\n//# sourceMappingURL=")
+    tail = len(text) if tail < 0 else tail
+    return f"{text[:tail]}\n{source.read_text(encoding='utf-8').rstrip()}{text[tail:]}"
+
+
 def _cut_han(text: str) -> str:
     cut, n = _HAN_CUT.subn(lambda m: f"{m[1]}({m[2]},at,query)=>evcHanWords({m[2]},at,query,{m[3]})", text)
-    if not n:
-        return text
-    tail = cut.rfind("\n//# sourceMappingURL=")
-    tail = len(cut) if tail < 0 else tail
-    return f"{cut[:tail]}\n{_HAN_WORDS.read_text(encoding='utf-8').rstrip()}{cut[tail:]}"
+    return _with_function(cut, _HAN_WORDS) if n else text
 
 
 def han_cut_workers(site_dir: Path) -> list[str]:
@@ -120,13 +125,43 @@ def cut_han_in_queries(site_dir: Path) -> list[str]:
     return _patch_workers(site_dir, _cut_han)
 
 
+# The theme's worker turns the query into lunr's syntax (a trailing wildcard on every word) right after
+# that cut: `e=ce(e),!e)return{items:[]}`. What it is given there first goes through evcTypedWords
+# (search_stop_words.js), which leaves out the English stop words a reader typed: the index holds none
+# of them, and as prefixes they matched the titles of unrelated pages ("in" InvalidCxxCompiler, "to"
+# torch.compile), so a question typed as a sentence found those first.
+_TO_QUERY = re.compile(r"(?<![\w$])(\w)=(\w+)\(\1\),!\1\)return\{items:\[\]\}")
+_TYPED_WORDS = Path(__file__).with_name("search_stop_words.js")
+
+
+def _drop_stop_words(text: str) -> str:
+    new, n = _TO_QUERY.subn(lambda m: f"{m[1]}={m[2]}(evcTypedWords({m[1]})),!{m[1]})return{{items:[]}}", text)
+    return _with_function(new, _TYPED_WORDS) if n else text
+
+
+def stop_word_workers(site_dir: Path) -> list[str]:
+    """The search workers in the built site that leave out the English stop words of a typed query."""
+    return [w.name for w in _workers(site_dir)
+            if "(evcTypedWords(" in (text := w.read_text(encoding="utf-8")) and "function evcTypedWords(" in text]
+
+
+def drop_typed_stop_words(site_dir: Path) -> list[str]:
+    """Point the theme's search worker in the built site at evcTypedWords before a query is parsed; the
+    names of the files patched (none where patched before, or where the theme has no such call)."""
+    return _patch_workers(site_dir, _drop_stop_words)
+
+
 def patch_workers(site_dir: Path) -> dict[str, list[str]]:
-    """Both patches of the theme's search worker in the built site: {shim: the files it patched now}. Stops
+    """The patches of the theme's search worker in the built site: {shim: the files it patched now}. Stops
     (shims.ShimOutdated, naming the shim) where a patch is in no worker, made now or by an earlier build
-    into the same folder (mkdocs serve): the theme changed under it."""
+    into the same folder (mkdocs serve): the theme changed under it. Each patch is checked before the
+    next is made, so a worker the theme changed is left as the first patch that fails found it."""
     from . import shims
 
-    now = {"lunr-node-key": mend_search_worker(site_dir), "han-query-words": cut_han_in_queries(site_dir)}
-    shims.applied("lunr-node-key", len(mended_workers(site_dir)), "the theme's search worker")
-    shims.applied("han-query-words", len(han_cut_workers(site_dir)), "the theme's search worker")
+    now = {}
+    for name, patch, patched in (("lunr-node-key", mend_search_worker, mended_workers),
+                                 ("han-query-words", cut_han_in_queries, han_cut_workers),
+                                 ("typed-stop-words", drop_typed_stop_words, stop_word_workers)):
+        now[name] = patch(site_dir)
+        shims.applied(name, len(patched(site_dir)), "the theme's search worker")
     return now

@@ -35,6 +35,10 @@ SHIMS = {s.name: s for s in (
          "points the theme's minified search worker (assets/javascripts/workers/search.*.js) at its own cut "
          "of a query's Chinese into the index's words, in place of the theme's, which drops words "
          "(pages/search.py, cut_han_in_queries; pages/search_words.js)"),
+    Shim("typed-stop-words", "mkdocs-material", ("9.8.2",),
+         "points the theme's minified search worker (assets/javascripts/workers/search.*.js) at its own "
+         "function before a query is turned into lunr's syntax, which leaves out the English stop words a "
+         "reader typed (pages/search.py, drop_typed_stop_words; pages/search_stop_words.js)"),
     Shim("head-alternate-links", "mkdocs-material", ("9.8.2",),
          "removes the <link rel=\"alternate\" hreflang> lines material/templates/base.html writes into "
          "each page's head (hooks/evc.py, on_post_page)"),
