@@ -20,8 +20,8 @@ def _spread(row: dict, key: str, unit) -> str:
     values = [p[key] for p in row["processes"]]
     if not values:
         return "—"
-    mid = unit(statistics.median(values))
-    return mid if len(values) == 1 else f"{mid} ({unit(min(values))}–{unit(max(values))})"
+    mid, lo, hi = unit(statistics.median(values)), unit(min(values)), unit(max(values))
+    return mid if lo == hi else f"{mid} ({lo}–{hi})"
 
 
 def _line(row: dict) -> str:
