@@ -69,8 +69,8 @@ def table(name: str) -> str:
         if not path.is_file():
             continue
         rec = experiments.load_footprint(path)
-        lines = [tr("| Way | torch in the process | Import | Load | First call | Time per call | Peak memory (RSS) | "
-                    "What it ships |"), "|---|---|---|---|---|---|---|---|"]
+        lines = [tr("| Way | torch in the process | Import | Load | First call | Time per call, the next {calls} calls | "
+                    "Peak memory (RSS) | What it ships |", calls=esc(rec.get("calls"))), "|---|---|---|---|---|---|---|---|"]
         lines += [_line(r) for r in rec["rows"]]
         k = max((len(r["processes"]) for r in rec["rows"]), default=0)
         v = rec["versions"]
