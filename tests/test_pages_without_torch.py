@@ -113,3 +113,16 @@ def test_a_missing_record_is_said_missing_with_its_command_and_never_measured(tm
     text = benchmarks.workload("mlp") + home.headline(["mlp"]) + claims.evidence("mlp")
     assert text.count("`./evc.sh measure --workload mlp`") == 3, text
     assert "Not measured on this machine" in text and "`./evc.sh site` measures what is missing" in text
+
+
+def test_a_missing_model_report_or_profile_is_said_missing_and_nothing_is_run(tmp_path, monkeypatch):
+    from eager_vs_compiled import isolate
+    from eager_vs_compiled.pages import recipe, report
+
+    def never(*args, **kwargs):
+        raise AssertionError("a page started a process")
+    monkeypatch.setattr(isolate, "run", never)
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    text = report.model_report("how-to/my_model_factory.py:factory", ["default"])
+    assert "Not measured on this machine" in text and "`python -m eager_vs_compiled prepare`" in text
+    assert "No recipe measured yet" in recipe.where_the_time_goes("resnet50")

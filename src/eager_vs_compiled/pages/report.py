@@ -143,10 +143,6 @@ def report_target(rel_target: str) -> str:
     return f"{path.relative_to(here) if path.is_relative_to(here) else path}:{function}"
 
 
-def report_command(target: str, modes: list[str] | None) -> str:
-    return " ".join(["./evc.sh measure --model", target, *[f"--mode {m}" for m in modes or ()]])
-
-
 def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     """The how-to page's report: the real CLI run on a factory under snippets/ (`FILE.py:FUNCTION`),
     with `modes` (`--mode` each; default: the command's), its Markdown report shown and its standalone
@@ -164,8 +160,8 @@ def model_report(rel_target: str, modes: list[str] | None = None) -> str:
     if not all((kept / f"{name}.{ext}").exists() for ext in REPORT_FILES):
         return (f'!!! note "{tr("Not measured on this machine")}"\n    '
                 + tr("This report has not been measured on {machine} with torch {torch}: `./evc.sh site` measures it "
-                     "before it builds, or `{command}`.", machine=f"`{ctx.slug}`", torch=ctx.torch,
-                     command=report_command(target, modes)) + "\n")
+                     "before it builds (its first step, `python -m eager_vs_compiled prepare`).", machine=f"`{ctx.slug}`",
+                     torch=ctx.torch) + "\n")
     rec = records_load(kept / f"{name}.json")
     text = (kept / f"{name}.md").read_text(encoding="utf-8")
     dest = f"reports/{name}.html"
