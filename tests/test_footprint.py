@@ -40,6 +40,7 @@ def _save(root, rec: dict):
     (lambda r: r["rows"][1]["processes"][0].update(import_s=float("nan")), "a process's numbers"),
     (lambda r: r["rows"][2].update(status="fine"), "status"),
     (lambda r: r.update(date="yesterday"), "ValueError"),
+    (lambda r: r["machine"].update(slug="../../etc"), "slug"),
 ])
 def test_a_broken_footprint_record_is_refused_by_name(tmp_path, edit, why):
     rec = copy.deepcopy(footprint_record())

@@ -90,9 +90,13 @@ def test_the_committed_slugs_and_workloads_are_plain_names():
 
     from helpers import ROOT
 
-    found = [records.load(p) for p in sorted(Path(ROOT / "measurements").rglob("*.json"))
-             if "captures" not in p.parts and p.name != "machine_peaks.json"]
+    from eager_vs_compiled import experiments
+
+    paths = sorted(Path(ROOT / "measurements").rglob("*.json"))
+    found = [records.load(p) for p in paths
+             if not {"captures", "footprint"} & set(p.parts) and p.name != "machine_peaks.json"]
     assert len(found) > 20  # every committed record loads under the rule
+    assert [experiments.load_footprint(p) for p in paths if "footprint" in p.parts]  # a schema of their own
 
 
 # --- every refusal says which file, why, and what to do --------------------------------------------

@@ -79,6 +79,7 @@ def load_footprint(path: Path) -> dict:
         rec = json.loads(Path(path).read_text(encoding="utf-8"))
         assert isinstance(rec, dict) and rec.get("schema") == FOOTPRINT_SCHEMA, "unknown schema"
         assert isinstance(rec["machine"].get("slug"), str) and isinstance(rec["versions"].get("torch"), str), "machine"
+        assert records._PLAIN_NAME.fullmatch(rec["machine"]["slug"]) and ".." not in rec["machine"]["slug"], "slug"
         datetime.fromisoformat(rec["date"])
         for row in rec["rows"]:
             assert row["mode"] in ("eager", "onnxruntime", "openvino") and isinstance(row["torch"], bool), "mode"
