@@ -92,24 +92,30 @@ THEME_CUT = ('search(e){if(e=e.replace(new RegExp("\\\\p{sc=Han}+","gu"),s=>[...
              '.join("* ")),e=ce(e),!e)return{items:[]};')
 
 
-def test_the_worker_cuts_a_querys_chinese_with_the_sites_function_once(tmp_path):
-    """The theme's cut is swapped for evcHanWords, whose text goes in before the source map comment (the
-    map's lines still hold); a second build into the same folder (mkdocs serve) patches nothing twice."""
+@pytest.mark.parametrize("patch, patched, call, ours, js, function", [
+    (search.cut_han_in_queries, search.han_cut_workers, 's=>[...fe(s,this.index.invertedIndex)].join("* ")',
+     "(s,at,query)=>evcHanWords(s,at,query,this.index.invertedIndex)", "search_words.js", "evcHanWords"),
+    (search.drop_typed_stop_words, search.stop_word_workers, "e=ce(e),!e)", "e=ce(evcTypedWords(e)),!e)",
+     "search_stop_words.js", "evcTypedWords"),
+], ids=["han-query-words", "typed-stop-words"])
+def test_the_worker_calls_the_sites_function_once(tmp_path, patch, patched, call, ours, js, function):
+    """The theme's call is swapped for ours (evcHanWords cuts a query's Chinese; evcTypedWords leaves out
+    a typed query's stop words first), whose text goes in before the source map comment (the map's lines
+    still hold); a second build into the same folder (mkdocs serve) patches nothing twice."""
     workers = tmp_path / "assets" / "javascripts" / "workers"
     workers.mkdir(parents=True)
     theme = f'"use strict";(()=>{{var U=class{{{THEME_CUT}}}}})();\n//# sourceMappingURL=search.0123abcd.min.js.map\n'
     (workers / "search.0123abcd.min.js").write_text(theme)
-    assert search.han_cut_workers(tmp_path) == []
-    assert search.cut_han_in_queries(tmp_path) == ["search.0123abcd.min.js"]
-    cut = (workers / "search.0123abcd.min.js").read_text()
-    ours = THEME_CUT.replace('s=>[...fe(s,this.index.invertedIndex)].join("* ")',
-                             "(s,at,query)=>evcHanWords(s,at,query,this.index.invertedIndex)")
-    head, tail = theme.replace(THEME_CUT, ours).split("\n//# sourceMappingURL=")
-    words = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_words.js").read_text().rstrip()
-    assert words.count("function evcHanWords(") == 1 and ours != THEME_CUT
-    assert cut == f"{head}\n{words}\n//# sourceMappingURL={tail}"  # the first line as it was, but for the call
-    assert search.han_cut_workers(tmp_path) == ["search.0123abcd.min.js"]
-    assert search.cut_han_in_queries(tmp_path) == [] and (workers / "search.0123abcd.min.js").read_text() == cut
+    assert patched(tmp_path) == []
+    assert patch(tmp_path) == ["search.0123abcd.min.js"]
+    got = (workers / "search.0123abcd.min.js").read_text()
+    changed = THEME_CUT.replace(call, ours)
+    head, tail = theme.replace(THEME_CUT, changed).split("\n//# sourceMappingURL=")
+    words = (ROOT / "src" / "eager_vs_compiled" / "pages" / js).read_text().rstrip()
+    assert words.count(f"function {function}(") == 1 and changed != THEME_CUT
+    assert got == f"{head}\n{words}\n//# sourceMappingURL={tail}"  # the first line as it was, but for the call
+    assert patched(tmp_path) == ["search.0123abcd.min.js"]
+    assert patch(tmp_path) == [] and (workers / "search.0123abcd.min.js").read_text() == got
 
 
 def test_a_worker_without_the_themes_cut_stops_the_build_naming_the_shim(tmp_path):
@@ -126,25 +132,6 @@ def test_a_worker_without_the_themes_cut_stops_the_build_naming_the_shim(tmp_pat
                                                  r"search worker .*query's Chinese"):
         search.patch_workers(tmp_path)
     assert (workers / "search.a.min.js").read_text() == moved_on and search.han_cut_workers(tmp_path) == []
-
-
-def test_the_worker_leaves_out_a_typed_querys_stop_words_with_the_sites_function_once(tmp_path):
-    """What the theme turns into lunr's syntax goes through evcTypedWords first; its text goes in before
-    the source map comment; a second build into the same folder patches nothing twice."""
-    workers = tmp_path / "assets" / "javascripts" / "workers"
-    workers.mkdir(parents=True)
-    theme = f'"use strict";(()=>{{var U=class{{{THEME_CUT}}}}})();\n//# sourceMappingURL=search.0123abcd.min.js.map\n'
-    (workers / "search.0123abcd.min.js").write_text(theme)
-    assert search.stop_word_workers(tmp_path) == []
-    assert search.drop_typed_stop_words(tmp_path) == ["search.0123abcd.min.js"]
-    patched = (workers / "search.0123abcd.min.js").read_text()
-    ours = THEME_CUT.replace("e=ce(e),!e)", "e=ce(evcTypedWords(e)),!e)")
-    head, tail = theme.replace(THEME_CUT, ours).split("\n//# sourceMappingURL=")
-    words = (ROOT / "src" / "eager_vs_compiled" / "pages" / "search_stop_words.js").read_text().rstrip()
-    assert words.count("function evcTypedWords(") == 1 and ours != THEME_CUT
-    assert patched == f"{head}\n{words}\n//# sourceMappingURL={tail}"
-    assert search.stop_word_workers(tmp_path) == ["search.0123abcd.min.js"]
-    assert search.drop_typed_stop_words(tmp_path) == [] and (workers / "search.0123abcd.min.js").read_text() == patched
 
 
 def test_a_worker_that_parses_queries_otherwise_stops_the_build_naming_the_stop_word_shim(tmp_path):

@@ -17,6 +17,7 @@ from . import data, records, stats
 CALIBRATION, PROTOCOLS, INTERFERENCE = "calibration", "protocols", "interference"
 THROUGHPUT, FOOTPRINT = "throughput", "footprint"
 FOOTPRINT_SCHEMA, FOOTPRINT_NUMBERS = 1, ("import_s", "load_s", "first_call_s", "call_s", "peak_rss_bytes")
+FOOTPRINT_MODES = ("eager", "onnxruntime", "openvino")  # eager with torch; each engine with torch and without
 EXPERIMENTS = {PROTOCOLS: ("alone", "interleaved"), INTERFERENCE: ("alone", "idle", "interleaved")}
 
 
@@ -82,7 +83,7 @@ def load_footprint(path: Path) -> dict:
         assert records._PLAIN_NAME.fullmatch(rec["machine"]["slug"]) and ".." not in rec["machine"]["slug"], "slug"
         datetime.fromisoformat(rec["date"])
         for row in rec["rows"]:
-            assert row["mode"] in ("eager", "onnxruntime", "openvino") and isinstance(row["torch"], bool), "mode"
+            assert row["mode"] in FOOTPRINT_MODES and isinstance(row["torch"], bool), "mode"
             assert row["status"] in records.STATUSES and isinstance(row["message"], str), "status"
             for p in row["processes"]:
                 assert all(isinstance(p[k], (int, float)) and not isinstance(p[k], bool) and math.isfinite(p[k])

@@ -22,9 +22,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import engines, isolate, machine, store, workloads
-from .experiments import FOOTPRINT, FOOTPRINT_SCHEMA as SCHEMA
+from .experiments import FOOTPRINT, FOOTPRINT_MODES, FOOTPRINT_SCHEMA as SCHEMA
 
-ROWS = (("eager", True), ("onnxruntime", False), ("onnxruntime", True), ("openvino", False), ("openvino", True))
+ROWS = (("eager", True), *((engine, torch) for engine in FOOTPRINT_MODES[1:] for torch in (False, True)))
 CALLS = 20
 
 
@@ -103,7 +103,7 @@ def _convert(name: str, folder: Path, say) -> tuple[list[str], object, dict[str,
         inputs.append(str(folder / f"input{i}.npy"))
         np.save(inputs[-1], x.detach().numpy())
     sizes = {}
-    for engine in ("onnxruntime", "openvino"):
+    for engine in FOOTPRINT_MODES[1:]:
         say(f"{name}: converting for {engine}")
         try:
             with torch.no_grad():  # as the harness converts: inside the inference step's first call (models.py)

@@ -10,7 +10,7 @@ import statistics
 from .. import experiments, store
 from .context import current
 from .lang import tr
-from .methodology import _experiments
+from .methodology import experiment_files
 from .provenance import code, esc, fmt_bytes, fmt_time, label, machine_words, tab
 
 WAYS = {"eager": "PyTorch eager", "onnxruntime": "ONNX Runtime", "openvino": "OpenVINO"}
@@ -34,40 +34,38 @@ def _line(row: dict) -> str:
             f"| {_spread(row, 'peak_rss_bytes', fmt_bytes)} | {size} |")
 
 
-def _compare(without: dict, with_torch: dict, key: str, words: tuple = ("smaller", "larger")) -> str:
+def _compare(without: list[float], with_torch: list[float], words: tuple = ("smaller", "larger")) -> str:
     """'smaller' or 'larger' (`words`) where the processes' ranges do not overlap, else 'about the same'."""
-    a, b = [p[key] for p in without["processes"]], [p[key] for p in with_torch["processes"]]
-    if not a or not b:
+    if not without or not with_torch:
         return "—"
-    return tr(words[0]) if max(a) < min(b) else tr(words[1]) if min(a) > max(b) else tr("about the same (the ranges overlap)")
+    if max(without) < min(with_torch):
+        return tr(words[0])
+    return tr(words[1]) if min(without) > max(with_torch) else tr("about the same (the ranges overlap)")
+
+
+def _values(row: dict, *keys: str) -> list[float]:
+    """Each process's figure (the sum of `keys`: import and load make its start)."""
+    return [sum(p[k] for k in keys) for p in row["processes"]]
 
 
 def _verdicts(rows: list[dict]) -> str:
     out = []
-    for engine in ("onnxruntime", "openvino"):
+    for engine in experiments.FOOTPRINT_MODES[1:]:
         pair = {r["torch"]: r for r in rows if r["mode"] == engine and r["status"] == "ok" and r["processes"]}
         if len(pair) < 2:
             continue
         out.append("- " + tr("{engine} without torch, against the same engine in a process with torch: peak memory "
                              "{memory}; import and load time {time}.", engine=WAYS[engine],
-                             memory=_compare(pair[False], pair[True], "peak_rss_bytes"),
-                             time=_compare_sum(pair[False], pair[True])))
+                             memory=_compare(_values(pair[False], "peak_rss_bytes"), _values(pair[True], "peak_rss_bytes")),
+                             time=_compare(_values(pair[False], "import_s", "load_s"),
+                                           _values(pair[True], "import_s", "load_s"), ("shorter", "longer"))))
     return "\n".join(out) + "\n" if out else ""
-
-
-def _compare_sum(without: dict, with_torch: dict) -> str:
-    starts = [{"start": p["import_s"] + p["load_s"]} for p in without["processes"]]
-    starts_t = [{"start": p["import_s"] + p["load_s"]} for p in with_torch["processes"]]
-    return _compare({"processes": starts}, {"processes": starts_t}, "start", ("shorter", "longer"))
 
 
 def table(name: str) -> str:
     """One tab per machine with a footprint record of `name`."""
     out = []
-    for slug, (_rel, folder) in _experiments(experiments.FOOTPRINT).items():
-        path = folder / f"{name}.json"
-        if not path.is_file():
-            continue
+    for slug, path in experiment_files(experiments.FOOTPRINT, name):
         rec = experiments.load_footprint(path)
         lines = [tr("| Way | torch in the process | Import | Load | First call | Time per call, the next {calls} calls | "
                     "Peak memory (RSS) | What it ships |", calls=esc(rec.get("calls"))), "|---|---|---|---|---|---|---|---|"]

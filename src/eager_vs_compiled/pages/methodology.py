@@ -76,6 +76,12 @@ def _experiments(kind: str) -> dict[str, tuple[str, Path]]:
     return dict(sorted(found.items(), key=lambda kv: kv[0] != this_machine()))
 
 
+def experiment_files(kind: str, name: str) -> list[tuple[str, Path]]:
+    """(slug, file) of workload `name`'s record of experiment `kind`, for each machine that has one."""
+    return [(slug, folder / f"{name}.json") for slug, (_rel, folder) in _experiments(kind).items()
+            if (folder / f"{name}.json").is_file()]
+
+
 def _with_ci(point: float, dist, unit) -> str:
     lo, hi = stats.percentile_interval(list(dist))
     return f"{unit(point)} ({unit(lo)}–{unit(hi)})"

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 RECIPE_BOOST = 4  # lunr multiplies a document's score by it: enough to rank a recipe above a page that quotes its message
 
@@ -98,31 +100,44 @@ def mend_search_worker(site_dir: Path) -> list[str]:
 # cuts the run into the index's words.
 _HAN_CUT = re.compile(r'(new RegExp\("\\\\p\{sc=Han\}\+","gu"\),)(\w+)=>'
                       r'\[\.\.\.\w+\(\2,(this\.index\.invertedIndex)\)\]\.join\("\* "\)')
-_HAN_WORDS = Path(__file__).with_name("search_words.js")
+@dataclass(frozen=True)
+class _Call:
+    """A call in the theme's worker pointed at a function of ours, whose JS file goes into the worker
+    before its source map comment (the map's lines still hold)."""
+
+    anchor: re.Pattern  # the theme's call
+    to: Callable  # its match -> our call
+    source: Path  # the JS file that defines `function`
+    function: str
+    called: str  # how the patched call reads in the worker
+
+    def apply(self, text: str) -> str:
+        new, n = self.anchor.subn(self.to, text)
+        if not n:
+            return text
+        tail = new.rfind("\n//# sourceMappingURL=")
+        tail = len(new) if tail < 0 else tail
+        return f"{new[:tail]}\n{self.source.read_text(encoding='utf-8').rstrip()}{new[tail:]}"
+
+    def workers(self, site_dir: Path) -> list[str]:
+        """The search workers in the built site that carry this patch."""
+        return [w.name for w in _workers(site_dir)
+                if self.called in (text := w.read_text(encoding="utf-8")) and f"function {self.function}(" in text]
 
 
-def _with_function(text: str, source: Path) -> str:
-    """`text` (a worker) with the function in `source` added before its source map comment, so the map still holds."""
-    tail = text.rfind("\n//# sourceMappingURL=")
-    tail = len(text) if tail < 0 else tail
-    return f"{text[:tail]}\n{source.read_text(encoding='utf-8').rstrip()}{text[tail:]}"
-
-
-def _cut_han(text: str) -> str:
-    cut, n = _HAN_CUT.subn(lambda m: f"{m[1]}({m[2]},at,query)=>evcHanWords({m[2]},at,query,{m[3]})", text)
-    return _with_function(cut, _HAN_WORDS) if n else text
+HAN_WORDS = _Call(_HAN_CUT, lambda m: f"{m[1]}({m[2]},at,query)=>evcHanWords({m[2]},at,query,{m[3]})",
+                  Path(__file__).with_name("search_words.js"), "evcHanWords", "=>evcHanWords(")
 
 
 def han_cut_workers(site_dir: Path) -> list[str]:
     """The search workers in the built site that cut a query's Chinese into the index's words."""
-    return [w.name for w in _workers(site_dir)
-            if "=>evcHanWords(" in (text := w.read_text(encoding="utf-8")) and "function evcHanWords(" in text]
+    return HAN_WORDS.workers(site_dir)
 
 
 def cut_han_in_queries(site_dir: Path) -> list[str]:
     """Point the theme's search worker in the built site at evcHanWords for the Chinese of a query; the
     names of the files patched (none where patched before, or where the theme has no such cut)."""
-    return _patch_workers(site_dir, _cut_han)
+    return _patch_workers(site_dir, HAN_WORDS.apply)
 
 
 # The theme's worker turns the query into lunr's syntax (a trailing wildcard on every word) right after
@@ -130,25 +145,20 @@ def cut_han_in_queries(site_dir: Path) -> list[str]:
 # (search_stop_words.js), which leaves out the English stop words a reader typed: the index holds none
 # of them, and as prefixes they matched the titles of unrelated pages ("in" InvalidCxxCompiler, "to"
 # torch.compile), so a question typed as a sentence found those first.
-_TO_QUERY = re.compile(r"(?<![\w$])(\w)=(\w+)\(\1\),!\1\)return\{items:\[\]\}")
-_TYPED_WORDS = Path(__file__).with_name("search_stop_words.js")
-
-
-def _drop_stop_words(text: str) -> str:
-    new, n = _TO_QUERY.subn(lambda m: f"{m[1]}={m[2]}(evcTypedWords({m[1]})),!{m[1]})return{{items:[]}}", text)
-    return _with_function(new, _TYPED_WORDS) if n else text
+TYPED_WORDS = _Call(re.compile(r"(?<![\w$])(\w)=(\w+)\(\1\),!\1\)return\{items:\[\]\}"),
+                    lambda m: f"{m[1]}={m[2]}(evcTypedWords({m[1]})),!{m[1]})return{{items:[]}}",
+                    Path(__file__).with_name("search_stop_words.js"), "evcTypedWords", "(evcTypedWords(")
 
 
 def stop_word_workers(site_dir: Path) -> list[str]:
     """The search workers in the built site that leave out the English stop words of a typed query."""
-    return [w.name for w in _workers(site_dir)
-            if "(evcTypedWords(" in (text := w.read_text(encoding="utf-8")) and "function evcTypedWords(" in text]
+    return TYPED_WORDS.workers(site_dir)
 
 
 def drop_typed_stop_words(site_dir: Path) -> list[str]:
     """Point the theme's search worker in the built site at evcTypedWords before a query is parsed; the
     names of the files patched (none where patched before, or where the theme has no such call)."""
-    return _patch_workers(site_dir, _drop_stop_words)
+    return _patch_workers(site_dir, TYPED_WORDS.apply)
 
 
 def patch_workers(site_dir: Path) -> dict[str, list[str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import experiments, records, stats
 from ..records import Record
 from .lang import tr
-from .methodology import _experiments
+from .methodology import experiment_files
 from .provenance import code, esc, fmt_time, ok, stamp, tab, tab_label
 
 
@@ -41,12 +41,9 @@ def _split(r) -> str:
 def table(name: str) -> str:
     """One tab per machine with a throughput record of `name`."""
     out = []
-    for slug, (rel, folder) in _experiments(experiments.THROUGHPUT).items():
-        path = folder / f"{name}.json"
-        if not path.is_file():
-            continue
+    for slug, path in experiment_files(experiments.THROUGHPUT, name):
         rec = records.load(path)
-        main = folder.parent / f"{name}.json"
+        main = path.parent.parent / f"{name}.json"
         latency = records.load(main) if main.is_file() else None
         lines = [tr("| Mode | Latency: time per call, one stream | Throughput, every core busy (rounds' range) | "
                     "How the cores were split | Throughput over eager's |"), "|---|---|---|---|---|"]
