@@ -309,6 +309,44 @@ def test_a_childs_peak_memory_is_its_own_not_its_parents(tmp_path):
     assert own < 100 * 2**20 < 200 * 2**20 <= inherited, (own, inherited)
 
 
+def test_a_timing_process_asks_for_huge_pages_unless_the_caller_says_otherwise(monkeypatch):
+    monkeypatch.delenv(rounds.THP_ENV, raising=False)
+    assert rounds.allocator_env()[rounds.THP_ENV] == "1" == rounds._cache_env("/tmp/x")[rounds.THP_ENV]
+    monkeypatch.setenv(rounds.THP_ENV, "0")
+    assert rounds.allocator_env()[rounds.THP_ENV] == "0" and rounds.allocator_env(own=True)[rounds.THP_ENV] == "1"
+
+
+def test_a_process_entry_says_how_much_of_its_memory_is_on_huge_pages(tmp_path):
+    (tmp_path / "rollup").write_text("Rss:  800000 kB\nAnonymous:  700000 kB\nAnonHugePages:  393216 kB\n")
+    assert child._huge_bytes(str(tmp_path / "rollup")) == 393216 * 1024
+    assert child._huge_bytes(str(tmp_path / "none")) is None
+
+
+def _thp_mode() -> str | None:
+    try:
+        text = Path("/sys/kernel/mm/transparent_hugepage/enabled").read_text()
+    except OSError:
+        return None
+    return text.split("[")[1].split("]")[0] if "[" in text else None
+
+
+@pytest.mark.skipif(_thp_mode() != "madvise", reason="huge pages only for memory that asks: needs THP in madvise mode")
+def test_torch_puts_large_tensors_on_huge_pages_only_when_the_harness_asks():
+    """What rounds.allocator_env relies on: with THP_MEM_ALLOC_ENABLE=1 torch's CPU allocator madvises its
+    buffers of 2 MiB and more (c10/core/impl/alloc_cpu.cpp); without it, none of them lands on huge pages."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import torch\n"
+            "from eager_vs_compiled import child\n"
+            "xs = [torch.ones(2 ** 22) for _ in range(8)]\nprint(child._huge_bytes())\n")
+    got = {}
+    for value in ("0", "1"):
+        env = {**os.environ, rounds.THP_ENV: value}
+        out = subprocess.run([sys.executable, "-c", code, str(ROOT / "src")], capture_output=True, text=True,
+                             env=env, timeout=120)
+        assert out.returncode == 0, out.stderr
+        got[value] = int(out.stdout.split()[-1])
+    assert got["0"] < 16 * 2 ** 20 <= 64 * 2 ** 20 <= got["1"], got
+
+
 def _evc(*args, env=None):
     return subprocess.run([str(ROOT / "evc.sh"), *args], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, **(env or {})}, timeout=120)
@@ -348,3 +386,27 @@ def test_the_workflows_run_gpu_steps_only_with_a_gpu_and_always_upload_the_recor
 def test_the_tests_never_use_the_committed_store():
     assert Path(os.environ["EVC_MEASUREMENTS"]).resolve() != (ROOT / "measurements").resolve()
     assert (Path(os.environ["EVC_MEASUREMENTS"]) / "cpu-intel-xeon-2c").is_dir() or store.machines()
+
+
+def test_a_committed_fresh_model_report_wins_over_an_older_one_in_the_cache(tmp_path, monkeypatch):
+    """After a pull brings a report measured again (a new harness), the build cache's older copy must not
+    make prepare measure it once more."""
+    from eager_vs_compiled import paths, prepare
+    from eager_vs_compiled.pages.report import REPORT_FILES, REPORTS
+
+    me = machine.describe()
+    rel = store.release(machine.versions()["torch"])
+    kept = store.release_dir(tmp_path / "store", me["slug"], rel) / REPORTS
+    cached = store.release_dir(tmp_path / "cache" / REPORTS, me["slug"], rel)
+    for folder, text in ((kept, "new"), (cached, "old")):
+        folder.mkdir(parents=True)
+        for ext in REPORT_FILES:
+            (folder / f"m-f.{ext}").write_text(f"{text} {ext}")
+    monkeypatch.setattr(paths, "cache", lambda: tmp_path / "cache")
+    monkeypatch.setattr(store, "model_name", lambda target: "m-f")
+    monkeypatch.setattr(prepare, "_fresh", lambda target, folder, *a: (folder / "m-f.json").read_text() == "new json")
+    ran = []
+    monkeypatch.setattr(prepare.isolate, "module", lambda *a, **k: ran.append(a) or (0, "", ""))
+    prepare.report("m.py:f", (), out=tmp_path / "store")
+    assert ran == []
+    assert all((cached / f"m-f.{ext}").read_text() == f"new {ext}" for ext in REPORT_FILES)

@@ -110,6 +110,15 @@ def _facts() -> dict:
     return facts
 
 
+def _huge_bytes(rollup: str = "/proc/self/smaps_rollup") -> int | None:
+    """This process's anonymous memory on transparent huge pages now (Linux), else None."""
+    try:
+        with open(rollup, encoding="ascii") as f:
+            return int(next(line for line in f if line.startswith("AnonHugePages:")).split()[1]) * 1024
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
+
+
 def _sampled(fns, inputs, sync, cfg: dict, phase: str, protocol: str) -> tuple[list[list[float]], dict]:
     """Time `fns` (one: alone; two: eager and the mode, interleaved) in this process: (the series, the
     process's entry of ModeResult.processes, less what the parent adds: steal and wall time)."""
@@ -121,6 +130,9 @@ def _sampled(fns, inputs, sync, cfg: dict, phase: str, protocol: str) -> tuple[l
             "minflt": after[0] - before[0], "majflt": after[1] - before[1], "nivcsw": after[2] - before[2]}
     if len(fns) == 2:
         proc["eager_n"] = len(series[0])
+    huge = _huge_bytes()
+    if huge is not None:
+        proc["huge_bytes"] = huge
     return series, proc
 
 

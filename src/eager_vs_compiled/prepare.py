@@ -141,7 +141,8 @@ def report(target: str, modes: tuple, out: Path | None = None) -> None:
     folder = store.release_dir(cache, slug, rel)
     kept = store.release_dir(Path(out or store.default_root()), slug, rel) / REPORTS
     name = store.model_name(target)
-    _copy(kept, folder, name, REPORT_FILES, only_missing=True)
+    if _fresh(target, kept, name, modes, REPORT_FILES):  # a committed fresh report wins over an older cached one
+        _copy(kept, folder, name, REPORT_FILES)
     if not _fresh(target, folder, name, modes, REPORT_FILES):
         print(f"prepare: measuring the model report {target} ...", file=sys.stderr)
         args = ["measure", "--model", target, "--out", str(cache), *[a for m in modes for a in ("--mode", m)]]
@@ -164,14 +165,14 @@ def _fresh(target: str, folder: Path, name: str, modes: tuple, files: tuple) -> 
                                rounds.HARNESS_VERSION, w.spec_hash(profile), want) is None
 
 
-def _copy(src: Path, dst: Path, name: str, files: tuple, only_missing: bool = False) -> None:
+def _copy(src: Path, dst: Path, name: str, files: tuple) -> None:
     """A report's record, Markdown and HTML from folder `src` to `dst`, each file only where it is
-    missing (`only_missing`) or differs: an unchanged run leaves the store (and the checkout) alone."""
+    missing or different: an unchanged run leaves the store (and the checkout) alone."""
     if not (src / f"{name}.json").exists():
         return
     for ext in files:
         a, b = src / f"{name}.{ext}", dst / f"{name}.{ext}"
-        if a.exists() and not (b.exists() and (only_missing or a.read_bytes() == b.read_bytes())):
+        if a.exists() and not (b.exists() and a.read_bytes() == b.read_bytes()):
             b.parent.mkdir(parents=True, exist_ok=True)
             store.write_atomic(b, a.read_text(encoding="utf-8"))
 

@@ -194,7 +194,7 @@ _RESULT_FIELDS = {
 }
 # What a timing process records (measure.py, child.py): all but n optional.
 PROCESS_FIELDS = {
-    "n": int, "eager_n": int, "phase": str, "threads": int, "os_threads": int, "affinity": list,
+    "n": int, "eager_n": int, "phase": str, "threads": int, "os_threads": int, "affinity": list, "huge_bytes": int,
     "minflt": int, "majflt": int, "nivcsw": int, "steal": _NUMBER, "wall_s": _NUMBER, "protocol": str,
 }
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

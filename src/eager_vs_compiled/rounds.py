@@ -27,11 +27,14 @@ Progress = Callable[[str], None]
 # Rounds of fresh processes, every mode once per round (Kalibera & Jones 2013: repeat at the level that
 # varies most, here the process). After ROUNDS_MIN, another round only while some speedup's interval is
 # wider than TARGET_HALF_WIDTH, the workload's extra rounds fit in EXTRA_BUDGET_S, and ROUNDS_MAX allows.
-HARNESS_VERSION = 5  # how records are measured: a record of another version is stale (freshness.py)
+HARNESS_VERSION = 6  # how records are measured: a record of another version is stale (freshness.py)
+# A cheap workload whose processes differ by a few percent needs about twenty of them to narrow to the
+# target (tiny_op's log ratios: s of 3-4 % between processes); twenty is also pyperf's default number of
+# worker processes (its doc/runner.rst). Dearer workloads stop at the budget first.
 ROUNDS_MIN = 3
-ROUNDS_MAX = 10
+ROUNDS_MAX = 20
 TARGET_HALF_WIDTH = 0.02
-EXTRA_BUDGET_S = {"cpu": 30.0, "gpu": 30.0}
+EXTRA_BUDGET_S = {"cpu": 90.0, "gpu": 30.0}
 PROTOCOLS = ("alone", "interleaved", "idle")
 # Protocols where eager is timed in the mode's own processes: beside it sample by sample (interleaved),
 # or first, with the mode loaded and idle, then the mode (idle: the interference experiment).
@@ -44,14 +47,21 @@ BESIDE = ("interleaved", "idle")
 # tcmalloc or jemalloc for the same reason. A GLIBC_TUNABLES of the caller's own comes last and wins.
 MMAP_THRESHOLD = 32 * 1024 * 1024  # where glibc's own dynamic threshold stops rising on 64-bit (mallopt(3))
 TRIM_THRESHOLD = 4 * 1024 ** 3
+# Where the kernel gives huge pages only to memory that asks for them (transparent_hugepage "madvise", as on
+# the reference machine), a large tensor lives on 4 KiB pages, and a memory-bound chain's eager time differs
+# much from one fresh process to the next: nine processes of pointwise_08 here timed eager at 6.8-9.3 ms,
+# speedups 7.6-9.7x; with huge pages 6.0-6.7 ms, 7.5-7.8x (2026-12-06). PyTorch's CPU allocator asks for huge pages for buffers of 2 MiB and more when
+# THP_MEM_ALLOC_ENABLE is 1 (c10/core/impl/alloc_cpu.cpp, pytorch#115990); a caller's own value wins.
+THP_ENV = "THP_MEM_ALLOC_ENABLE"
 
 
 def allocator_env(own: bool = False) -> dict:
-    """The environment that fixes glibc's malloc thresholds in a timing process (ignored off glibc);
-    `own`: the harness's setting alone, without the caller's."""
+    """The environment of a timing process's allocators: glibc's malloc thresholds fixed (ignored off
+    glibc) and PyTorch's huge pages asked for (ignored off Linux); `own`: the harness's alone."""
     ours = f"glibc.malloc.mmap_threshold={MMAP_THRESHOLD}:glibc.malloc.trim_threshold={TRIM_THRESHOLD}"
     theirs = None if own else os.environ.get("GLIBC_TUNABLES")
-    return {"GLIBC_TUNABLES": f"{ours}:{theirs}" if theirs else ours}
+    thp = (None if own else os.environ.get(THP_ENV)) or "1"
+    return {"GLIBC_TUNABLES": f"{ours}:{theirs}" if theirs else ours, THP_ENV: thp}
 
 
 def _run_child(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:

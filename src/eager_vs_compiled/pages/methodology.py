@@ -53,9 +53,10 @@ def harness_settings() -> str:
                                               "processes, Student's t over the processes' log ratios; any other figure, "
                                               "a percentile bootstrap of processes then their samples, {resamples:,} "
                                               "resamples. Every timing process starts with "
-                                              "`GLIBC_TUNABLES={tunables}`. Harness version {version}, from "
+                                              "`GLIBC_TUNABLES={tunables}` and `{thp}`. Harness version {version}, from "
                                               "`src/eager_vs_compiled/timing.py` and `rounds.py`.",
                                               tunables=rounds.allocator_env(own=True)["GLIBC_TUNABLES"],
+                                              thp=f"{rounds.THP_ENV}={rounds.allocator_env(own=True)[rounds.THP_ENV]}",
                                               min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
                                               confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
@@ -181,11 +182,12 @@ def slow_processes(name: str = "pointwise_08", mode: str = "eager", kind: str | 
             continue
         rows = sorted(zip(r.process_samples(), r.processes), key=lambda sp: -stats.median(sp[0]))
         lines = [tr("| Process | Time per call (median) | Samples | Minor page faults per sample | Involuntary "
-                    "context switches | Steal | Threads (OS) |"), "|---|---|---|---|---|---|---|"]
+                    "context switches | Steal | Threads (OS) | On huge pages |"), "|---|---|---|---|---|---|---|---|"]
         for samples, p in rows:
+            huge = "—" if p.get("huge_bytes") is None else f"{p['huge_bytes'] / 2 ** 20:,.0f} MiB"
             lines.append(f"| {r.processes.index(p) + 1} ({esc(p.get('phase', ''))}) | {fmt_time(stats.median(samples))} | "
                          f"{len(samples)} | {p.get('minflt', 0) / max(p['n'], 1):,.0f} | {p.get('nivcsw', '—')} | "
-                         f"{(p.get('steal') or 0):.1%} | {p.get('os_threads', '—')} |")
+                         f"{(p.get('steal') or 0):.1%} | {p.get('os_threads', '—')} | {huge} |")
         half = len(rows) // 2
         faults = [[p.get("minflt", 0) / max(p["n"], 1) for _, p in part] for part in (rows[:half], rows[-half:])]
         said = tr("The {k} slowest of these processes took {slow:,.0f} minor page faults per sample on average, the "

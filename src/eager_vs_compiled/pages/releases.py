@@ -214,8 +214,8 @@ def _method_changed(m: Machine) -> str:
     if versions[0] == versions[1]:
         return ""
     return tr("torch {old} was measured with harness {a} and torch {new} with harness {b}: a change between "
-              "them may come from the method (how many processes, alone or beside eager: the methodology page "
-              "shows how much that moves a number), not from torch.", old=old, new=new,
+              "them may come from the method (how many processes, alone or beside eager, the allocators' settings: "
+              "the methodology page shows how much that moves a number), not from torch.", old=old, new=new,
               a="/".join(f"v{v}" for v in versions[0]), b="/".join(f"v{v}" for v in versions[1])) + "\n\n"
 
 
