@@ -47,10 +47,11 @@ BESIDE = ("interleaved", "idle")
 # tcmalloc or jemalloc for the same reason. A GLIBC_TUNABLES of the caller's own comes last and wins.
 MMAP_THRESHOLD = 32 * 1024 * 1024  # where glibc's own dynamic threshold stops rising on 64-bit (mallopt(3))
 TRIM_THRESHOLD = 4 * 1024 ** 3
-# Where the kernel gives huge pages only to memory that asks for them (transparent_hugepage "madvise", as on
-# the reference machine), a large tensor lives on 4 KiB pages, and a memory-bound chain's eager time differs
-# much from one fresh process to the next: nine processes of pointwise_08 here timed eager at 6.8-9.3 ms,
-# speedups 7.6-9.7x; with huge pages 6.0-6.7 ms, 7.5-7.8x (2026-12-06). PyTorch's CPU allocator asks for huge pages for buffers of 2 MiB and more when
+# Where the kernel gives huge pages only to memory that asks for them (transparent_hugepage "madvise", as
+# on the reference machine), a large tensor lives on 4 KiB pages, and a memory-bound chain's eager time
+# differs much from one fresh process to the next: nine processes of pointwise_08 there timed eager at
+# 6.8-9.3 ms, speedups 7.6-9.7x; with huge pages 6.0-6.7 ms, 7.5-7.8x (2026-12-06, round-robin, one
+# window). PyTorch's CPU allocator asks for huge pages for its buffers of 2 MiB and more when
 # THP_MEM_ALLOC_ENABLE is 1 (c10/core/impl/alloc_cpu.cpp, pytorch#115990); a caller's own value wins.
 THP_ENV = "THP_MEM_ALLOC_ENABLE"
 
