@@ -112,11 +112,7 @@ def _facts() -> dict:
 
 def _huge_bytes(rollup: str = "/proc/self/smaps_rollup") -> int | None:
     """This process's anonymous memory on transparent huge pages now (Linux), else None."""
-    try:
-        with open(rollup, encoding="ascii") as f:
-            return int(next(line for line in f if line.startswith("AnonHugePages:")).split()[1]) * 1024
-    except (OSError, StopIteration, ValueError, IndexError):
-        return None
+    return isolate.proc_kib(rollup, "AnonHugePages")
 
 
 def _sampled(fns, inputs, sync, cfg: dict, phase: str, protocol: str) -> tuple[list[list[float]], dict]:

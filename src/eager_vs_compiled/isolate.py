@@ -82,10 +82,17 @@ def peak_rss(status: str = "/proc/self/status") -> tuple[int, str]:
     Not getrusage's ru_maxrss there: it survives execve, so a child started by a parent holding torch
     and a model reports at least the parent's peak (tests/test_rebuilds.py measures it). Where there is
     no /proc, ru_maxrss ("process_peak_rss": bytes on macOS, KiB on Linux; an upper bound)."""
+    hwm = proc_kib(status, "VmHWM")
+    if hwm is not None:
+        return hwm, "process_hwm"
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak * (1 if sys.platform == "darwin" else 1024), "process_peak_rss"
+
+
+def proc_kib(path: str, key: str) -> int | None:
+    """A `key:  N kB` line of a /proc file (status, smaps_rollup) in bytes; None without it or /proc."""
     try:
-        with open(status, encoding="ascii") as f:
-            hwm = next(line for line in f if line.startswith("VmHWM:"))
-        return int(hwm.split()[1]) * 1024, "process_hwm"
+        with open(path, encoding="ascii") as f:
+            return int(next(line for line in f if line.startswith(f"{key}:")).split()[1]) * 1024
     except (OSError, StopIteration, ValueError, IndexError):
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return peak * (1 if sys.platform == "darwin" else 1024), "process_peak_rss"
+        return None

@@ -52,7 +52,7 @@ TRIM_THRESHOLD = 4 * 1024 ** 3
 # differs much from one fresh process to the next: nine processes of pointwise_08 there timed eager at
 # 6.8-9.3 ms, speedups 7.6-9.7x; with huge pages 6.0-6.7 ms, 7.5-7.8x (2026-12-06, round-robin, one
 # window). PyTorch's CPU allocator asks for huge pages for its buffers of 2 MiB and more when
-# THP_MEM_ALLOC_ENABLE is 1 (c10/core/impl/alloc_cpu.cpp, pytorch#115990); a caller's own value wins.
+# THP_MEM_ALLOC_ENABLE is 1 (c10/core/impl/alloc_cpu.cpp, pytorch#107697); a caller's own value wins.
 THP_ENV = "THP_MEM_ALLOC_ENABLE"
 
 
