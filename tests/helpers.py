@@ -126,3 +126,12 @@ def pages_read(monkeypatch, lookup) -> None:
     ctx = context.BuildContext.of_this_machine()
     ctx.records = Held()
     monkeypatch.setattr(context, "_current", [ctx])
+
+
+def as_steps(fn):
+    """A fake measurement shaped as measure.workload_steps is: a generator that pauses once (one round),
+    then returns what `fn` returns."""
+    def steps(*args, **kwargs):
+        yield
+        return fn(*args, **kwargs)
+    return steps

@@ -50,7 +50,7 @@ import pytest
 
 from eager_vs_compiled import isolate, machine, measure, records, store, workloads
 from eager_vs_compiled.pages import tables
-from helpers import RELEASE, ROOT, build, make_record
+from helpers import RELEASE, ROOT, as_steps, build, make_record
 
 
 @pytest.mark.slow
@@ -114,7 +114,7 @@ def test_9_a_read_only_measurements_folder_is_a_clear_error_before_measuring(tmp
 
         monkeypatch.setattr(tempfile, "mkstemp", read_only)
     measured = []
-    monkeypatch.setattr(measure, "measure_workload", lambda *a, **k: measured.append(a) or make_record("mlp"))
+    monkeypatch.setattr(measure, "workload_steps", as_steps(lambda *a, **k: measured.append(a) or make_record("mlp")))
     monkeypatch.setattr(measure, "_ensured", {})
     try:
         with pytest.raises(records.RecordWriteError, match=r"cannot write measurement records to .*"

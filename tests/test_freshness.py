@@ -11,7 +11,7 @@ import pytest
 
 from eager_vs_compiled import cli, machine, measure, rounds, peaks, records, store, workloads
 from eager_vs_compiled.records import ModeResult
-from helpers import RELEASE, cli as run_cli, make_record
+from helpers import RELEASE, as_steps, cli as run_cli, make_record
 
 OLD_EAGER, OLD_COMPILED = (0.020, 0.021, 0.022), (0.010, 0.010, 0.011)  # what the previous record holds
 NEW_EAGER, NEW_COMPILED = (0.040, 0.040, 0.040), (0.008, 0.008, 0.008)  # what the fake child measures
@@ -54,12 +54,12 @@ BUDGET_SKIPPED = ModeResult("max-autotune", "skipped", message="time budget: 3 s
 
 
 def asked_rounds(*modes: str) -> list[tuple[str, str]]:
-    """The processes the harness asks for: ROUNDS_MIN rounds of `modes` (eager first, where it has
-    processes of its own), the order turning by one each round; a compiled mode cold, then warm, then
-    from the cache."""
+    """The processes the harness asks for when every interval is as narrow as can be: ROUNDS_NARROW
+    rounds of `modes` (eager first, where it has processes of its own), the order turning by one each
+    round; a compiled mode cold, then warm, then from the cache."""
     phase = {0: "time", 1: "warm"}
     out = []
-    for rnd in range(measure.ROUNDS_MIN):
+    for rnd in range(rounds.ROUNDS_NARROW):
         for m in modes[rnd % len(modes):] + modes[:rnd % len(modes)]:
             out.append((m, "time" if m == "eager" else phase.get(rnd, "rerun")))
     return out
@@ -74,11 +74,11 @@ def test_a_mode_skipped_for_the_budget_is_measured_alone_and_the_rest_is_kept(tm
     assert child == asked_rounds("max-autotune")  # not default; eager beside it, its baseline in this window
     assert [r.mode for r in done.results] == ["eager", "default", "max-autotune"]
     # default as it was; eager's new processes join the old one (the baseline spans both windows)
-    assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * measure.ROUNDS_MIN
-    assert len(done.result("eager").process_samples()) == 1 + measure.ROUNDS_MIN
+    assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * rounds.ROUNDS_NARROW
+    assert len(done.result("eager").process_samples()) == 1 + rounds.ROUNDS_NARROW
     assert done.result("default").samples_s == list(OLD_COMPILED)
     assert done.result("max-autotune").status == "ok"
-    assert done.result("max-autotune").samples_s == list(NEW_COMPILED) * measure.ROUNDS_MIN
+    assert done.result("max-autotune").samples_s == list(NEW_COMPILED) * rounds.ROUNDS_NARROW
     assert records.load(store.path_for(tmp_path, machine.describe()["slug"], "mlp", RELEASE)) == done
 
 
@@ -90,8 +90,8 @@ def test_a_mode_the_record_lacks_is_measured_alone_and_added_after_the_others(tm
     assert child == asked_rounds("default")
     assert [r.mode for r in done.results] == ["max-autotune", "eager", "default"]  # the previous order, then new
     assert done.result("max-autotune").samples_s == list(OLD_COMPILED)
-    assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * measure.ROUNDS_MIN
-    assert done.result("default").samples_s == list(NEW_COMPILED) * measure.ROUNDS_MIN
+    assert done.result("eager").samples_s == list(OLD_EAGER) + list(NEW_EAGER) * rounds.ROUNDS_NARROW
+    assert done.result("default").samples_s == list(NEW_COMPILED) * rounds.ROUNDS_NARROW
 
 
 STALE_FOR_ANOTHER_REASON = {
@@ -118,7 +118,7 @@ def test_a_record_stale_for_another_reason_is_measured_whole_even_with_modes_unf
     store.save(old, tmp_path)
     done = measure.ensure_record("mlp", tmp_path)
     assert child == asked_rounds("default", "max-autotune")
-    k = measure.ROUNDS_MIN
+    k = rounds.ROUNDS_NARROW
     assert [r.samples_s for r in done.results] == [list(NEW_EAGER) * k, list(NEW_COMPILED) * k, list(NEW_COMPILED) * k]
     assert done.machine == machine.describe() and done.spec_hash == workloads.get("mlp").spec_hash(done.profile)
 
@@ -239,7 +239,7 @@ def test_a_record_the_harness_cannot_write_exits_1_without_strict(tmp_path, monk
     def cannot_write(name, *a, **k):
         raise records.RecordWriteError(tmp_path, "Permission denied")
 
-    monkeypatch.setattr(measure, "ensure_record", cannot_write)
+    monkeypatch.setattr(measure, "ensure_steps", as_steps(cannot_write))
     code, _, err = run_cli(capsys, "measure", "-w", "tiny_op", "--out", str(tmp_path))
     assert code == 1 and "cannot write measurement records" in err and "1 mode(s) failed" in err
 
@@ -250,10 +250,10 @@ def test_peaks_that_fail_exit_1_without_strict_and_the_workloads_are_still_measu
 
     asked = []
     monkeypatch.setattr(peaks, "ensure", no_peaks)
-    monkeypatch.setattr(measure, "ensure_record", lambda name, *a, **k: asked.append(name) or make_record("mlp"))
+    monkeypatch.setattr(measure, "ensure_steps", as_steps(lambda name, *a, **k: asked.append(name) or make_record("mlp")))
     code, _, err = run_cli(capsys, "measure", "--out", str(tmp_path))
     assert code == 1 and "error: peaks: the matmul probe crashed" in err
-    assert asked == [w.name for w in workloads.in_profile(workloads.default_profile())]
+    assert sorted(asked) == sorted(w.name for w in workloads.in_profile(workloads.default_profile()))
 
 
 def test_a_failed_mode_exits_0_without_strict_and_1_with_it(tmp_path, monkeypatch, capsys):
@@ -262,7 +262,7 @@ def test_a_failed_mode_exits_0_without_strict_and_1_with_it(tmp_path, monkeypatc
         rec.results[2] = ModeResult("max-autotune", "timeout", message="no result after 600 s")
         return rec
 
-    monkeypatch.setattr(measure, "ensure_record", one_timeout)
+    monkeypatch.setattr(measure, "ensure_steps", as_steps(one_timeout))
     assert run_cli(capsys, "measure", "-w", "mlp", "--out", str(tmp_path))[0] == 0
     code, _, err = run_cli(capsys, "measure", "-w", "mlp", "--out", str(tmp_path), "--strict")
     assert code == 1 and "1 mode(s) failed" in err

@@ -4,7 +4,7 @@ import types
 import pytest
 
 from eager_vs_compiled import machine, measure, rounds, records, store, workloads
-from helpers import RELEASE, make_record
+from helpers import RELEASE, as_steps, make_record
 
 
 @pytest.fixture
@@ -16,7 +16,7 @@ def fake_measure(monkeypatch):
         calls.append(name)
         return make_record(name)
 
-    monkeypatch.setattr(measure, "measure_workload", fake)
+    monkeypatch.setattr(measure, "workload_steps", as_steps(fake))
     monkeypatch.setattr(measure, "_ensured", {})
     monkeypatch.delenv("EVC_REMEASURE", raising=False)
     return calls
@@ -160,10 +160,11 @@ def test_by_default_eager_is_timed_beside_each_mode_and_a_slow_window_cancels_in
     monkeypatch.setattr(rounds, "_run_child", fake_child)
     rec = measure.measure_workload("mlp", "cpu")
     modes = ["default", "max-autotune"]
-    assert asked == [(m, "interleaved") for m in modes + modes[::-1] + modes]  # the order turns each round
+    turns = [modes, modes[::-1]] * rounds.ROUNDS_NARROW
+    assert asked == [(m, "interleaved") for turn in turns[:rounds.ROUNDS_NARROW] for m in turn]  # the order turns
     for mode in modes:
         assert rec.result(mode).speedup == 2.0 and data.speedup_interval(rec.result(mode)) == (2.0, 2.0)
-    assert rec.result("eager").status == "ok" and len(rec.result("eager").process_samples()) == 3
+    assert rec.result("eager").status == "ok" and len(rec.result("eager").process_samples()) == rounds.ROUNDS_NARROW
     assert measure.planned_steps(workloads.get("mlp"), ["eager", *modes]) == 3 * 2  # no step for eager's own
     assert measure.default_protocol(["eager", "default", "onnxruntime"]) == "alone"
     assert measure.default_protocol(["eager"]) == "alone"

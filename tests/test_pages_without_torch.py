@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, as_steps
 
 from eager_vs_compiled import store
 
@@ -108,7 +108,7 @@ def test_a_missing_record_is_said_missing_with_its_command_and_never_measured(tm
 
     def never(*args, **kwargs):
         raise AssertionError("a page measured")
-    monkeypatch.setattr(measure, "measure_workload", never)
+    monkeypatch.setattr(measure, "workload_steps", as_steps(never))
     monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
     text = benchmarks.workload("mlp") + home.headline(["mlp"]) + claims.evidence("mlp")
     assert text.count("`./evc.sh measure --workload mlp`") == 3, text

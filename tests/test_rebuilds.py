@@ -14,7 +14,7 @@ import torch
 
 from eager_vs_compiled import child, isolate, machine, measure, rounds, peaks, records, snippets, store, workloads
 from eager_vs_compiled.pages import code, provenance, tables
-from helpers import ROOT, cli, make_record
+from helpers import ROOT, as_steps, cli, make_record
 
 OTHER = dict(machine.describe(), slug="cpu-someone-else-8c", fingerprint="0badc0de0badc0de")
 
@@ -196,7 +196,7 @@ def test_modes_skipped_for_the_budget_are_measured_next_time_and_the_rest_is_kep
         asked.append(modes)
         return make_record(name, compiled=(0.004, 0.004, 0.004))
 
-    monkeypatch.setattr(measure, "measure_workload", fake)
+    monkeypatch.setattr(measure, "workload_steps", as_steps(fake))
     monkeypatch.setattr(measure, "_ensured", {})
     monkeypatch.delenv("EVC_REMEASURE", raising=False)
     done = measure.ensure_record("mlp", tmp_path)
@@ -224,7 +224,7 @@ def test_failed_modes_are_reported_and_exit_0_unless_strict(tmp_path, monkeypatc
         rec.results[1] = records.ModeResult(rec.results[1].mode, "error", message="InductorError: boom")
         return rec
 
-    monkeypatch.setattr(measure, "ensure_record", one_failure)
+    monkeypatch.setattr(measure, "ensure_steps", as_steps(one_failure))
     assert cli.main(["measure", "-w", "tiny_op", "--out", str(tmp_path)]) == 0
     assert "1 mode(s) failed" in capsys.readouterr().err
     assert cli.main(["measure", "-w", "tiny_op", "--out", str(tmp_path), "--strict"]) == 1

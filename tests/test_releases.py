@@ -5,7 +5,7 @@ import pytest
 
 from eager_vs_compiled import machine, measure, stats, store
 from eager_vs_compiled.pages import releases
-from helpers import make_record
+from helpers import as_steps, make_record
 
 OTHER = dict(machine.describe(), slug="cpu-test-box", fingerprint="feedbeef", cpu="Test CPU", cores=4)
 
@@ -17,7 +17,7 @@ def tmp_store(tmp_path, monkeypatch):
 
     def never(*args, **kwargs):
         raise AssertionError("a page measured")
-    monkeypatch.setattr(measure, "measure_workload", never)
+    monkeypatch.setattr(measure, "workload_steps", as_steps(never))
     monkeypatch.delenv("EVC_REMEASURE", raising=False)
     return tmp_path
 

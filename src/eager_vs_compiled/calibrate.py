@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from . import machine, measure, records, store
+from . import machine, measure, records, schedule, store
 # what the experiments wrote, read back (the pages read it there, without the measuring code)
 from .experiments import (CALIBRATION, EXPERIMENTS, INTERFERENCE, PAD_FLOOR, PROTOCOLS, Row,  # noqa: F401
                           load_runs, rows)
@@ -44,12 +44,13 @@ def folder(root: Path, kind: str, slug: str | None = None, rel: str | None = Non
 
 def run(names, runs: int, root: Path, progress: Progress, profile: str | None = None,
         protocol: str | None = None) -> Path:
-    """Measure every workload `runs` times; each run's records go to calibration/run-<i>/."""
+    """Measure every workload `runs` times, each run as `measure` does (the workloads' rounds
+    interleaved); each run's records go to calibration/run-<i>/."""
     out = folder(root, CALIBRATION)
     for i in range(1, runs + 1):
-        for name in names:
-            progress(f"calibration run {i} of {runs}: {name}")
-            rec = measure.measure_workload(name, profile, progress=progress, protocol=protocol)
+        progress(f"calibration run {i} of {runs}: {', '.join(names)}")
+        steps = {n: measure.workload_steps(n, profile, progress=progress, protocol=protocol) for n in names}
+        for name, rec, _ in schedule.interleave(steps):
             _write(out / f"run-{i}" / f"{name}.json", rec)
     return out
 

@@ -230,12 +230,13 @@ def _measure(args) -> int:
     try:
         if whole and not _roof(args):  # the whole profile: the roofline first
             failed, harness_failed = failed + 1, True
-        for w in plan:
-            try:
-                rec = measure.ensure_record(w.name, args.out, force=args.force, profile=profile, modes=args.mode,
-                                            progress=bar.step, deadline=deadline, device=args.device)
-            except records.RecordError as e:
-                print(f"\nerror: {e}", file=sys.stderr)
+        by_name = {w.name: w for w in plan}
+        for name, rec, error in measure.ensure_records(list(by_name), args.out, force=args.force, profile=profile,
+                                                       modes=args.mode, progress=bar.step, deadline=deadline,
+                                                       device=args.device):
+            w = by_name[name]
+            if error is not None:
+                print(f"\nerror: {error}", file=sys.stderr)
                 failed, harness_failed = failed + 1, True
                 continue
             bar.close()

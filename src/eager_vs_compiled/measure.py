@@ -27,9 +27,9 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Generator
 
-from . import engines, freshness, machine, recipes, records, store, workloads
+from . import engines, freshness, machine, recipes, records, schedule, store, workloads
 from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
@@ -113,16 +113,22 @@ def _eager_beside(state: list[_Mode], results: dict[str, ModeResult]) -> ModeRes
                                 + (f" ({why})" if why else ""))
 
 
-def measure_workload(name: str, profile: str | None = None, modes: list[str] | None = None,
-                     timeout: float | None = None, progress: Progress | None = None,
-                     deadline: float | None = None, device: str | None = None,
-                     previous: Record | None = None, protocol: str | None = None,
-                     rounds: int | None = None) -> Record:
+def measure_workload(name: str, *args, **kwargs) -> Record:
+    """A workload's record: workload_steps (same arguments) run to its end."""
+    return schedule.drain(workload_steps(name, *args, **kwargs))
+
+
+def workload_steps(name: str, profile: str | None = None, modes: list[str] | None = None,
+                   timeout: float | None = None, progress: Progress | None = None,
+                   deadline: float | None = None, device: str | None = None,
+                   previous: Record | None = None, protocol: str | None = None,
+                   rounds: int | None = None) -> Generator[None, None, Record]:
     """Measure a workload's modes in rounds of fresh processes (see _rounds): with the `interleaved`
     protocol eager is timed beside each compiled mode in each of its processes; with `alone` every
     mode, eager included, in processes of its own (default: default_protocol). `rounds` fixes their
     number (default: adaptive). With a `deadline` (time.monotonic()), a mode whose estimated cost no
-    longer fits is recorded as skipped; a mode that overruns it times out."""
+    longer fits is recorded as skipped; a mode that overruns it times out. A generator: it pauses after
+    each round and returns the record (schedule.interleave runs several workloads' rounds in turn)."""
     w = workloads.get(name)
     profile = profile or workloads.default_profile()
     modes = list(modes or w.modes[profile])
@@ -149,7 +155,7 @@ def measure_workload(name: str, profile: str | None = None, modes: list[str] | N
         state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol)
                  for i, m in enumerate(todo)}
         if state:
-            _rounds(w, state, profile, limit, say, deadline, rounds)
+            yield from _rounds(w, state, profile, limit, say, deadline, rounds)
         for m in state.values():
             if m.artifacts:
                 say(f"{name} · {m.mode}: compile from Mega-Cache artifacts (new process, empty cache)")
@@ -226,7 +232,28 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
                   deadline: float | None = None, device: str | None = None,
                   measure_missing: bool = True) -> Record | None:
     """This machine's fresh record of a workload for the installed torch release: reused when
-    fresh, else measured and saved. Records of other torch releases are never read or touched.
+    fresh, else measured and saved (ensure_steps, run to its end)."""
+    return schedule.drain(ensure_steps(name, root, force, profile, modes, progress, deadline, device, measure_missing))
+
+
+def ensure_records(names: list[str], root: Path | None = None, force: bool = False, profile: str | None = None,
+                   modes: list[str] | None = None, progress: Progress | None = None,
+                   deadline: float | None = None, device: str | None = None):
+    """ensure_record for several workloads, as (name, record or None, RecordError or None) when each is
+    done. Without a deadline their rounds are interleaved (round r of every workload before round r + 1,
+    schedule.interleave), so each workload's processes span the whole run and a slow window of the
+    machine falls on a few processes of each, not on every process of one; with a deadline one after
+    another, so that what the budget leaves out is whole workloads, measured by the next run."""
+    steps = {n: ensure_steps(n, root, force, profile, modes, progress, deadline, device) for n in names}
+    return schedule.interleave(steps, records.RecordError, together=deadline is None and budget_deadline() is None)
+
+
+def ensure_steps(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
+                 modes: list[str] | None = None, progress: Progress | None = None,
+                 deadline: float | None = None, device: str | None = None,
+                 measure_missing: bool = True) -> Generator[None, None, Record | None]:
+    """ensure_record as a generator that pauses after each round it measures. Records of other torch
+    releases are never read or touched.
 
     `modes` measures a subset; the record then lacks the other modes and counts as stale for a
     full run (so the site build completes it). A mode skipped for the time budget stays unfinished:
@@ -262,9 +289,9 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
     store.check_writable(path.parent)
     log.info("measuring %s on %s (profile %s) ...", name, me["slug"], profile)
     todo = _to_complete(previous, w, profile, modes) if previous is not None else None
-    record = measure_workload(name, profile, todo or modes, progress=progress or log.info,
-                              deadline=deadline if deadline is not None else budget_deadline(),
-                              device=device, previous=previous)
+    record = yield from workload_steps(name, profile, todo or modes, progress=progress or log.info,
+                                       deadline=deadline if deadline is not None else budget_deadline(),
+                                       device=device, previous=previous)
     if todo:
         record = _merge(previous, record, todo)
     store.save(record, root)

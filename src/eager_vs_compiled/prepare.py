@@ -78,15 +78,14 @@ def command(args) -> int:
         failed += 1
     bar = ProgressBar(sum(measure.planned_steps(w, w.modes[ctx.profile]) for w in plan))
     try:
-        for w in plan:
-            try:
-                rec = measure.ensure_record(w.name, args.out, profile=ctx.profile, progress=bar.step, deadline=deadline)
-            except records.RecordError as e:
-                print(f"\nerror: {e}", file=sys.stderr)
+        for name, rec, error in measure.ensure_records([w.name for w in plan], args.out, profile=ctx.profile,
+                                                       progress=bar.step, deadline=deadline):
+            if error is not None:
+                print(f"\nerror: {error}", file=sys.stderr)
                 failed += 1
                 continue
             if rec.date >= started:
-                measured.append(w.name)
+                measured.append(name)
     finally:
         bar.close()
     failed += _reports(docs, args.out) + _profiles(docs)

@@ -17,7 +17,7 @@ import signal
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from . import engines, isolate, stats, workloads
 from .records import ModeResult
@@ -33,6 +33,11 @@ HARNESS_VERSION = 6  # how records are measured: a record of another version is 
 # worker processes (its doc/runner.rst). Dearer workloads stop at the budget first.
 ROUNDS_MIN = 3
 ROUNDS_MAX = 20
+# A workload is "narrow enough" only from this many rounds on: the spread of three or four processes is
+# itself so uncertain that stopping as soon as it looks small picks runs whose processes happened to
+# agree (2026-12-06 calibration: tiny_op stopped after three processes at ±2.0 %, while its processes
+# differ by 3-5 %). Below it, rounds go on within the workload's budget.
+ROUNDS_NARROW = 5
 TARGET_HALF_WIDTH = 0.02
 EXTRA_BUDGET_S = {"cpu": 90.0, "gpu": 30.0}
 PROTOCOLS = ("alone", "interleaved", "idle")
@@ -203,9 +208,10 @@ def _narrow_enough(active: list[_Mode], eager: _Mode | None) -> bool:
 
 
 def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit: float, say: Progress,
-            deadline: float | None, rounds: int | None) -> None:
+            deadline: float | None, rounds: int | None) -> Iterator[None]:
     """Run the rounds: each a fresh process per mode, in an order that turns round by round, so that a
-    slow window falls on every mode and no mode always follows the same one."""
+    slow window falls on every mode and no mode always follows the same one. A generator: it pauses
+    after each round (schedule.interleave runs a round of every workload in turn)."""
     names = list(modes)
     extra_spent, round_s = 0.0, []
     eager = modes.get("eager")
@@ -216,7 +222,7 @@ def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit:
         if rounds is None and rnd >= ROUNDS_MIN:
             spent_s = round_s[-1] if round_s else 0.0
             left = None if deadline is None else deadline - time.monotonic()
-            if _narrow_enough(active, eager):
+            if rnd >= ROUNDS_NARROW and _narrow_enough(active, eager):
                 return
             if extra_spent + spent_s > EXTRA_BUDGET_S[profile] or (left is not None and spent_s > left):
                 say(f"{w.name}: {rnd} rounds (the workload's budget for more is spent)")
@@ -236,5 +242,6 @@ def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit:
         round_s.append(took)
         if rnd >= ROUNDS_MIN:
             extra_spent += took
+        yield
 
 
