@@ -47,8 +47,10 @@ def harness_settings() -> str:
                      f"{fmt_time(cfg['budget_s'])} | ±{timing.MEDIAN_PRECISION:.0%} | "
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
     return ("\n".join(lines) + "\n\n" + tr("Rounds of fresh processes: at least {min}, at most {max}; after {min}, "
-                                              "another only while a speedup's interval is wider than ±{target:.0%} and "
-                                              "the workload's extra rounds fit in {cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). "
+                                              "another while fewer than {narrow} ran or a speedup's interval is wider "
+                                              "than ±{target:.0%}, as long as the workload's extra rounds fit in "
+                                              "{cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). A run of several workloads takes "
+                                              "round r of each before round r + 1 (without a time budget). "
                                               "Intervals at {confidence:.0%}: a speedup timed beside eager in several "
                                               "processes, Student's t over the processes' log ratios; any other figure, "
                                               "a percentile bootstrap of processes then their samples, {resamples:,} "
@@ -58,6 +60,7 @@ def harness_settings() -> str:
                                               tunables=rounds.allocator_env(own=True)["GLIBC_TUNABLES"],
                                               thp=f"{rounds.THP_ENV}={rounds.allocator_env(own=True)[rounds.THP_ENV]}",
                                               min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
+                                              narrow=rounds.ROUNDS_NARROW,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
                                               confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
                                               version=rounds.HARNESS_VERSION)
