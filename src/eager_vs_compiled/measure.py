@@ -4,7 +4,7 @@ Method (see docs/benchmarks/methodology.md):
 - rounds of fresh processes, every compiled mode once per round, in an order that turns:
   processes differ more than the calls inside one, so each mode is timed in several, and a slow
   window falls on all modes; at least ROUNDS_MIN rounds, more while an interval is wide and the
-  workload's budget allows;
+  workload's budget allows; several workloads' rounds interleaved (ensure_records, schedule.py);
 - each compiled mode timed beside eager in its processes, sample after sample, and its speedup the
   median of the per-process ratios: on a shared machine a slow window slows both sides of a ratio
   and cancels (`calibrate` checks the intervals; the methodology page shows what interleaving moves);
@@ -27,7 +27,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Generator
+from typing import Callable, Generator, Iterator
 
 from . import engines, freshness, machine, recipes, records, schedule, store, workloads
 from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
@@ -238,7 +238,7 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
 
 def ensure_records(names: list[str], root: Path | None = None, force: bool = False, profile: str | None = None,
                    modes: list[str] | None = None, progress: Progress | None = None,
-                   deadline: float | None = None, device: str | None = None):
+                   deadline: float | None = None, device: str | None = None) -> Iterator[tuple]:
     """ensure_record for several workloads, as (name, record or None, RecordError or None) when each is
     done. Without a deadline their rounds are interleaved (round r of every workload before round r + 1,
     schedule.interleave), so each workload's processes span the whole run and a slow window of the

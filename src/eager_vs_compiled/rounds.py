@@ -4,9 +4,11 @@ Each round starts one fresh interpreter per mode (per compiled mode when eager i
 the `interleaved` protocol), in an order that turns by one mode each round, so that a slow window of
 the machine falls on every mode and no mode always follows the same one. A compiled mode's first
 process compiles cold, its second warm (the warm compile time), later ones from the same cache (an engine: from the artifact the first one saved).
-After ROUNDS_MIN rounds, another one only while some speedup's interval is wider than
-TARGET_HALF_WIDTH and the workload's extra rounds fit in EXTRA_BUDGET_S. Each process's entry in
-ModeResult.processes gets the window's steal time and its wall time here. Standard library only.
+After ROUNDS_MIN rounds, another one while fewer than ROUNDS_NARROW ran or some speedup's interval is
+wider than TARGET_HALF_WIDTH, as long as the workload's extra rounds fit in EXTRA_BUDGET_S. The rounds
+are a generator that pauses after each, so a run of several workloads can interleave them
+(schedule.py). Each process's entry in ModeResult.processes gets the window's steal time and its wall
+time here. Standard library only.
 """
 
 from __future__ import annotations
