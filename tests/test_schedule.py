@@ -41,8 +41,11 @@ def test_an_expected_error_stops_its_own_generator_only_and_another_stops_them_a
     got = list(schedule.interleave({"a": ticker("a", log, 3, fail=bad), "b": ticker("b", log, 3)}, records.RecordError))
     assert got[0] == ("a", None, bad) and got[1] == ("b", "B", None)
     assert log == [("a", 0), ("b", 0), ("b", 1), ("b", 2)]
+    left = ticker("b", [], 3)
     with pytest.raises(ValueError):
-        list(schedule.interleave({"a": ticker("a", [], 3, fail=ValueError("boom"))}, records.RecordError))
+        list(schedule.interleave({"a": ticker("a", [], 3, fail=ValueError("boom")), "b": left}, records.RecordError))
+    with pytest.raises(StopIteration):  # the other one was closed on the way out
+        next(left)
 
 
 def test_generators_left_when_the_caller_stops_are_closed():
