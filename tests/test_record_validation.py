@@ -124,10 +124,10 @@ TAIL = " (delete it or re-measure with EVC_REMEASURE=1 / --force)"
     (_edit_result("memory_kind", "vram"), "mode 'default': unknown memory_kind 'vram'"),
     (_edit_result("status", _DELETE), "result has unknown or missing fields ['mode/status']"),
     (_edit_result("mode", 3), "result has unknown or missing fields ['mode/status']"),
-    (_edit_top("schema", 4), "newer schema version 4 (this harness reads 2, 3; upgrade eager-vs-compiled to read it)"),
-    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2, 3)"),
-    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2, 3)"),
-    (_edit_top("schema", True), "unknown schema version True (this harness reads 2, 3)"),
+    (_edit_top("schema", 5), "newer schema version 5 (this harness reads 2, 3, 4; upgrade eager-vs-compiled to read it)"),
+    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2, 3, 4)"),
+    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2, 3, 4)"),
+    (_edit_top("schema", True), "unknown schema version True (this harness reads 2, 3, 4)"),
     (lambda raw: raw["machine"].update(slug=5), "machine.slug and versions.torch must be strings"),
     (lambda raw: raw["versions"].update(torch=2.15), "machine.slug and versions.torch must be strings"),
     (lambda raw: raw["results"].append(3), "'results' is not a list of objects"),
@@ -179,7 +179,7 @@ def test_throughput_counts_the_batch_of_the_spec_or_one_item_when_it_is_not_a_po
 def test_a_record_is_written_as_indented_json_in_field_order_ending_with_a_newline():
     text = make_record().to_json()
     assert text.startswith('{\n "workload": "mlp",\n "title": "MLP inference",\n "profile": ')
-    assert text.endswith("\n \"schema\": 3\n}\n")
+    assert text.endswith("\n \"schema\": 4\n}\n")
 
 
 def test_a_record_with_a_nan_is_never_written():

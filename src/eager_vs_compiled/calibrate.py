@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from . import machine, measure, records, schedule, store
+from . import machine, measure, records, reruns, schedule, store
 # what the experiments wrote, read back (the pages read it there, without the measuring code)
 from .experiments import (CALIBRATION, EXPERIMENTS, INTERFERENCE, PAD_FLOOR, PROTOCOLS, Row,  # noqa: F401
                           load_runs, rows)
@@ -154,7 +154,10 @@ def command(args, bar) -> int:
     if not found:
         print(f"no calibration records in {where}/", file=sys.stderr)
         return 1
-    print(report(rows({n: found[n] for n in names if n in found} if args.workload else found)))
+    chosen = {n: found[n] for n in names if n in found} if args.workload else found
+    print(report(rows(chosen)))
+    term = reruns.estimate(chosen)
+    print(f"run-to-run term of these runs (reruns.py): ±{term.sd:.2%}, pooled over {term.groups} workload modes")
     print(f"records in {where}/", file=sys.stderr)
     return 0
 

@@ -122,15 +122,17 @@ def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | 
     """Distribution of a mode's speedup over eager, None without samples on both sides. Modes timed
     apart: a bootstrap, each side's processes drawn on their own, then each drawn process's samples.
     Eager timed beside the mode (interleaved) in several processes: Student's t over the processes' log
-    ratios (stats.paired_speedups); in one process (harness 2): a bootstrap of its pairs."""
+    ratios (stats.paired_speedups); in one process (harness 2): a bootstrap of its pairs. Several
+    processes: with the run-to-run term the record carries (ModeResult.run_sd, reruns.py)."""
     mode, eager = result.process_samples(), eager_processes(result)
     if not mode or not eager:
         return None
     if len(mode) == 1 and len(eager) == 1:
         return stats.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
+    run_sd = result.run_sd or 0.0  # the machine's run-to-run term, where the record carries it
     if result.paired_processes():
-        return stats.paired_speedup_dist(_tuples(eager), _tuples(mode), key)
-    return stats.process_speedup_dist(_tuples(eager), _tuples(mode), key)
+        return stats.paired_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
+    return stats.process_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
 
 
 def speedup_interval(result: ModeResult) -> tuple[float, float] | None:

@@ -1,10 +1,10 @@
 """Measure a workload: each mode in a fresh subprocess, correctness before timing.
 
 Method (see docs/benchmarks/methodology.md):
-- rounds of fresh processes, every compiled mode once per round, in an order that turns:
-  processes differ more than the calls inside one, so each mode is timed in several, and a slow
-  window falls on all modes; at least ROUNDS_MIN rounds, more while an interval is wide and the
-  workload's budget allows; several workloads' rounds interleaved (ensure_records, schedule.py);
+- rounds of fresh processes, every compiled mode once per round, in an order that turns: processes
+  differ more than the calls inside one, so each mode is timed in several, and a slow window falls
+  on all modes; at least ROUNDS_MIN rounds, more while an interval (with the machine's run-to-run
+  term, reruns.py) is wide and the budget allows; several workloads' rounds interleaved (schedule.py);
 - each compiled mode timed beside eager in its processes, sample after sample, and its speedup the
   median of the per-process ratios: on a shared machine a slow window slows both sides of a ratio
   and cancels (`calibrate` checks the intervals; the methodology page shows what interleaving moves);
@@ -14,9 +14,7 @@ Method (see docs/benchmarks/methodology.md):
   compile time; later ones start from the same cache (an engine: from its saved artifact);
 - every process compares the compiled output with eager's before it times anything;
 - a mode that fails, hangs or runs out of memory becomes a result with a status, not a crash.
-
-Standard library + torch + torchvision only.
-"""
+Standard library + torch + torchvision only."""
 
 from __future__ import annotations
 
@@ -29,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Generator, Iterator
 
-from . import engines, freshness, machine, recipes, records, schedule, store, workloads
+from . import engines, freshness, machine, recipes, records, reruns, schedule, store, workloads
 from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
@@ -38,8 +36,7 @@ log = logging.getLogger("eager_vs_compiled")
 Progress = Callable[[str], None]
 
 
-# Rough seconds to measure one compiled mode (its processes of every round) when no earlier record
-# says: only used to decide what still fits in a time budget.
+# Rough seconds to measure a compiled mode (all its rounds) when no record says: what fits in a budget.
 ESTIMATE_S = {"overhead": 35, "pointwise": 30, "mlp-transformer": 60, "resnet": 150, "vit": 150, "engines": 90}
 
 def estimate_s(w: workloads.Workload, mode: str, previous: Record | None = None) -> float:
@@ -126,9 +123,8 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
     """Measure a workload's modes in rounds of fresh processes (see _rounds): with the `interleaved`
     protocol eager is timed beside each compiled mode in each of its processes; with `alone` every
     mode, eager included, in processes of its own (default: default_protocol). `rounds` fixes their
-    number (default: adaptive). With a `deadline` (time.monotonic()), a mode whose estimated cost no
-    longer fits is recorded as skipped; a mode that overruns it times out. A generator: it pauses after
-    each round and returns the record (schedule.interleave runs several workloads' rounds in turn)."""
+    number (default: adaptive). With a `deadline` (time.monotonic()), a mode whose estimated cost no longer
+    fits is skipped; one that overruns it times out. A generator: it pauses after each round, returns the record."""
     w = workloads.get(name)
     profile = profile or workloads.default_profile()
     modes = list(modes or w.modes[profile])
@@ -151,9 +147,10 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
             say(f"{name} · {mode}: skipped ({why})")
         else:
             todo.append(mode)
+    say(f"{name}: {reruns.describe(term := reruns.here())}")
     with tempfile.TemporaryDirectory(prefix="evc-measure-") as folder:
-        state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol)
-                 for i, m in enumerate(todo)}
+        state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol,
+                          term.sd if term.source else None) for i, m in enumerate(todo)}
         if state:
             yield from _rounds(w, state, profile, limit, say, deadline, rounds)
         for m in state.values():

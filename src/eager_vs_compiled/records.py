@@ -1,8 +1,7 @@
 """The record schema: what one measurement of a workload holds, how it is read and checked.
 
 A record that cannot be trusted raises RecordError naming its file, so no number is ever rendered
-from it. When a record is fresh: `freshness`; where records live: `store`.
-"""
+from it. When a record is fresh: `freshness`; where records live: `store`."""
 
 from __future__ import annotations
 
@@ -18,8 +17,8 @@ from pathlib import Path
 
 from . import stats
 
-SCHEMA_VERSION = 3
-READS = (2, 3)  # schema 2 (harness 2: one process per mode, eager beside it) is read as is (process_samples)
+SCHEMA_VERSION = 4
+READS = (2, 3, 4)  # read as they are: 2 (one process a mode) through process_samples, 3 without run_sd
 STATUSES = ("ok", "mismatch", "error", "timeout", "oom", "crashed", "skipped")
 
 
@@ -81,6 +80,7 @@ class ModeResult:
     timer_harness_s: float | None = None  # the harness's own sampler in those same rounds
     wall_s: float | None = None  # how long measuring this mode took
     artifact_bytes: int | None = None  # an engine mode: the files a deployment ships (engines.py)
+    run_sd: float | None = None  # the machine's run-to-run term its interval adds, when measured (reruns.py)
 
     @staticmethod
     def _split(samples: list[float], counts: list[int]) -> list[list[float]]:
@@ -190,7 +190,7 @@ _RESULT_FIELDS = {
     "breakeven_iters": _NUMBER, "peak_memory_bytes": int, "memory_kind": str, "max_abs_err": _NUMBER,
     "max_rel_err": _NUMBER, "throughput": _NUMBER, "threads": int, "flops_per_call": int,
     "eager_bytes_per_call": int, "tflops": _NUMBER, "timer_median_s": _NUMBER, "timer_harness_s": _NUMBER,
-    "wall_s": _NUMBER, "artifact_bytes": int, "processes": list,
+    "wall_s": _NUMBER, "artifact_bytes": int, "processes": list, "run_sd": _NUMBER,
 }
 # What a timing process records (measure.py, child.py): all but n optional.
 PROCESS_FIELDS = {

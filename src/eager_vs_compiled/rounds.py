@@ -131,8 +131,9 @@ def _process(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
 class _Mode:
     """One mode of a workload across its rounds: its cache, its artifacts, its growing result."""
 
-    def __init__(self, w: workloads.Workload, args: dict, folder: str, protocol: str):
+    def __init__(self, w: workloads.Workload, args: dict, folder: str, protocol: str, run_sd: float | None = None):
         self.w, self.mode, self.folder, self.protocol = w, args["mode"], folder, protocol
+        self.run_sd = run_sd if self.mode != "eager" else None  # the machine's run-to-run term (reruns.py)
         self.args = {**args, "protocol": protocol}
         if engines.of(self.mode):  # an engine's artifact: saved by the cold process, loaded by later ones
             self.args["engine_dir"] = os.path.join(folder, "engine")
@@ -158,6 +159,7 @@ class _Mode:
         new = got[self.mode]
         if self.result is None:
             self.result = new
+            new.run_sd = self.run_sd
             self.eager_beside = got.get("eager") if self.mode != "eager" else None
             self.done = new.status != "ok"
             return
@@ -185,15 +187,16 @@ class _Mode:
 
 
 def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
-    """The relative half-width of a mode's speedup interval (a quick bootstrap, for the stop rule): the
-    calibration's measure, stats.relative_half_width."""
+    """The relative half-width of a mode's speedup interval, with the run-to-run term its result carries
+    (a quick bootstrap, for the stop rule): the calibration's measure, stats.relative_half_width."""
     e = r.eager_process_samples() or eager.process_samples()
     c = r.process_samples()
     if not e or not c:
         return 0.0
     paired = r.paired_processes() is not None
     point = stats.speedup_point(e, c, paired)
-    lo, hi = stats.interval_holding(point, stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n))
+    draws = stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n, r.run_sd or 0.0)
+    lo, hi = stats.interval_holding(point, draws)
     return stats.relative_half_width(point, lo, hi)
 
 

@@ -39,8 +39,7 @@ def median_rel_error(samples: list[float]) -> float:
 
 
 def summarize(samples: list[float]) -> dict:
-    return {"median_s": median(samples), "iqr_s": iqr(samples), "n": len(samples),
-            "noisy": is_noisy(samples)}
+    return {"median_s": median(samples), "iqr_s": iqr(samples), "n": len(samples), "noisy": is_noisy(samples)}
 
 
 def compile_seconds(first_call_s: float, steady_s: float) -> float:
@@ -68,8 +67,7 @@ def _rng(*key) -> random.Random:
 
 def _draw(rng: random.Random, k: int) -> list[int]:
     """k indices below k, the very ones `[rng.randrange(k) for _ in range(k)]` gives (CPython draws
-    k.bit_length() random bits and rejects values >= k), in a quarter of the time: a build draws
-    hundreds of thousands of them."""
+    k.bit_length() random bits, rejecting values >= k), in a quarter of the time."""
     bits, getrandbits, out = k.bit_length(), rng.getrandbits, []
     for _ in range(k):
         r = getrandbits(bits)
@@ -87,14 +85,11 @@ def boot_medians(samples: list[float], rng: random.Random, n: int = BOOTSTRAP_RE
 
 def boot_speedups(eager: list[float], compiled: list[float], rng: random.Random,
                   n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
-    """Bootstrap distribution of median(eager) / median(compiled).
-
-    The harness takes the two series interleaved, sample i of each back to back, so pairs are
-    resampled together (drift then cancels as it does in the measurement); series of unequal
+    """Bootstrap distribution of median(eager) / median(compiled). Series taken interleaved (sample i of
+    each back to back) are resampled in pairs, so drift cancels as in the measurement; series of unequal
     length are resampled independently."""
     if len(eager) == len(compiled):
-        k = len(eager)
-        out = []
+        k, out = len(eager), []
         for _ in range(n):
             idx = _draw(rng, k)
             out.append(statistics.median([eager[i] for i in idx]) / statistics.median([compiled[i] for i in idx]))
@@ -125,10 +120,15 @@ def boot_process_medians(processes: list[list[float]], rng: random.Random, n: in
 
 
 def boot_process_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
-                          n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
-    """Bootstrap distribution of process_point(eager) / process_point(mode), each mode's processes
-    drawn independently (they ran apart, round-robin, not paired)."""
-    return [e / c for e, c in zip(boot_process_medians(eager, rng, n), boot_process_medians(mode, rng, n))]
+                          n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0) -> list[float]:
+    """Bootstrap distribution of process_point(eager) / process_point(mode), each side's processes drawn
+    on their own (they ran apart), times a log-normal factor of sd `run_sd` (see paired_speedups)."""
+    out = [e / c for e, c in zip(boot_process_medians(eager, rng, n), boot_process_medians(mode, rng, n))]
+    if run_sd > 0:
+        z = statistics.NormalDist()
+        out = [o * math.exp(run_sd * z.inv_cdf((i + 0.5) / n)) for i, o in enumerate(out)]
+        rng.shuffle(out)  # the factors in quantile order, the draws in random order: pair them at random
+    return out
 
 
 def paired_point(eager: list[list[float]], mode: list[list[float]]) -> float:
@@ -146,9 +146,8 @@ def _check_paired(eager: list[list[float]], mode: list[list[float]]) -> None:
 
 
 def t_quantile(u: float, df: int) -> float:
-    """Student's t quantile at probability u: exact for 1 and 2 degrees of freedom, the Cornish-Fisher
-    series in the normal quantile above (four terms; at u = 0.975 within 0.1 % for 3, to three
-    decimals from 4 on, against the printed tables)."""
+    """Student's t quantile at probability u: exact for 1 and 2 degrees of freedom, above it the
+    Cornish-Fisher series (four terms; at u = 0.975 within 0.1 % of the printed tables)."""
     if not 0 < u < 1 or df < 1:
         raise ValueError(f"t quantile needs 0 < u < 1 and df >= 1, not u={u}, df={df}")
     if df == 1:
@@ -178,20 +177,21 @@ def ratio_interval(a: list[float], b: list[float], level: float = CONFIDENCE) ->
 
 
 def paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
-                    n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+                    n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0) -> list[float]:
     """The distribution of a paired speedup from its processes: each process gives one observation, the
     log of its eager median / mode median (its own sampling noise is inside it, so the spread between
     processes holds both levels); their mean over k processes has Student's t law with k - 1 degrees of
     freedom and scale s/sqrt(k). Returned as n evenly spaced quantiles of that law, exp'd and shuffled
     by `rng` (so that two modes' draws combine independently). With three to ten processes a bootstrap
     of them is too narrow: it reaches hardly beyond the processes' own extremes (the calibration on the
-    methodology page measured both)."""
+    methodology page measured both). `run_sd`, the machine's run-to-run term (reruns.py: how much whole
+    runs differ beyond what their processes show), adds to the scale in quadrature."""
     _check_paired(eager, mode)
     logs = [math.log(median(e) / median(c)) for e, c in zip(eager, mode)]
     k, centre = len(logs), statistics.fmean(logs)
     if k == 1:
         return [math.exp(centre)] * n
-    scale = statistics.stdev(logs) / math.sqrt(k)
+    scale = math.sqrt(statistics.variance(logs) / k + run_sd ** 2)
     out = [math.exp(centre + scale * t_quantile((i + 0.5) / n, k - 1)) for i in range(n)]
     rng.shuffle(out)
     return out
@@ -215,22 +215,23 @@ def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng:
 
 
 def speedup_point(eager: list[list[float]], mode: list[list[float]], paired: bool) -> float:
-    """The speedup from processes: paired_point, or each side's process_point divided (timed apart)."""
+    """paired_point, or each side's process_point divided (timed apart)."""
     return paired_point(eager, mode) if paired else process_point(eager) / process_point(mode)
 
 
 def speedup_draws(eager: list[list[float]], mode: list[list[float]], paired: bool, rng: random.Random,
-                  n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
+                  n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0) -> list[float]:
     """The speedup's distribution from processes: paired (eager timed beside the mode in each process:
-    Student's t over the processes' log ratios) or apart (each side's processes bootstrapped on their own)."""
-    return (paired_speedups if paired else boot_process_speedups)(eager, mode, rng, n)
+    Student's t over the processes' log ratios) or apart (each side's processes bootstrapped on their
+    own), with the run-to-run term `run_sd`."""
+    return (paired_speedups if paired else boot_process_speedups)(eager, mode, rng, n, run_sd)
 
 
 @functools.lru_cache(maxsize=None)
 def paired_speedup_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[float, ...], ...],
-                        key: tuple) -> tuple[float, ...]:
+                        key: tuple, run_sd: float = 0.0) -> tuple[float, ...]:
     """paired_speedups shuffled by `key`, computed once per process (see speedup_dist)."""
-    return tuple(paired_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key)))
+    return tuple(paired_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key), run_sd=run_sd))
 
 
 @functools.lru_cache(maxsize=None)
@@ -255,9 +256,10 @@ def process_median_dist(processes: tuple[tuple[float, ...], ...], key: tuple) ->
 
 @functools.lru_cache(maxsize=None)
 def process_speedup_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[float, ...], ...],
-                         key: tuple) -> tuple[float, ...]:
+                         key: tuple, run_sd: float = 0.0) -> tuple[float, ...]:
     """boot_process_speedups seeded from `key`, drawn once per process (see speedup_dist)."""
-    return tuple(boot_process_speedups([list(p) for p in eager], [list(p) for p in mode], _rng(*key)))
+    e, m = [list(p) for p in eager], [list(p) for p in mode]
+    return tuple(boot_process_speedups(e, m, _rng(*key), run_sd=run_sd))
 
 
 @functools.lru_cache(maxsize=None)
@@ -289,7 +291,6 @@ def interval_holding(point: float, dist: list[float], level: float = CONFIDENCE)
 
 def ratio_change(old: float, new: float, dist: list[float] | None, floor: float) -> tuple[float, float, float, bool]:
     """(new/old, its 95% interval, whether it is a change beyond the noise): the releases page's rule.
-
     `dist` is the bootstrap distribution of new/old, when the samples give one (else the interval is
     the ratio alone); the change counts only when the interval lies wholly outside ±floor, the band
     from 1/(1 + floor) to 1 + floor."""

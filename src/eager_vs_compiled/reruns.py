@@ -1,0 +1,121 @@
+"""What a rerun adds: a machine's run-to-run term, read from its calibration.
+
+A run's interval sees how much its processes differ. A whole rerun differs a little more: a slower
+stretch of the host, another placement of the machine's memory, whatever lasts longer than one round
+of processes (Kalibera & Jones, ISMM 2013: each level that varies, here run, process and iteration,
+needs its own repetitions). Only rerunning shows it, so it is measured once per machine by the
+calibration (calibrate.py: K runs of the same workloads). For each workload and mode, the variance
+between the runs of their mean log speedup (B) minus the variance their processes predict for it (W,
+the mean over the runs of s^2 / k) is what no process of one run could see. Pooled over the workloads
+and modes, each weighted by its runs - 1, and floored at zero, its square root is the term. `measure`
+writes the machine's term into every mode it times (ModeResult.run_sd); the interval adds it in
+quadrature (stats.paired_speedups) and the stop rule aims at the interval with it. Standard library,
+the records layer and the machine's facts only.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import statistics
+from pathlib import Path
+from typing import NamedTuple
+
+from . import data, experiments, machine, paths, records, store
+
+
+class Term(NamedTuple):
+    sd: float  # the run-to-run sd of a log speedup, pooled; 0.0 when nothing was found
+    groups: int  # the workload/mode pairs pooled
+    runs: int  # the most runs of one of them
+    source: str | None  # the calibration folder it comes from; None: no calibration of the machine
+
+
+NONE = Term(0.0, 0, 0, None)
+
+
+def _run_stats(rec: records.Record, mode: str) -> tuple[float, float] | None:
+    """(mean log speedup, its variance from the processes) of one run of a mode; None with fewer than
+    two processes on a side. Eager timed beside the mode: the processes' log ratios; apart: the
+    difference of each side's mean log time."""
+    r = rec.result(mode)
+    if r is None or r.status != "ok":
+        return None
+    paired = r.paired_processes()
+    if paired is not None:
+        logs = [math.log(statistics.median(e) / statistics.median(c)) for e, c in zip(*paired)]
+        return statistics.fmean(logs), statistics.variance(logs) / len(logs)
+    eager, mine = data.eager_processes(r), r.process_samples()
+    if len(eager) < 2 or len(mine) < 2:
+        return None
+    le, lm = ([math.log(statistics.median(p)) for p in side] for side in (eager, mine))
+    return (statistics.fmean(le) - statistics.fmean(lm),
+            statistics.variance(le) / len(le) + statistics.variance(lm) / len(lm))
+
+
+def components(by_workload: dict[str, list[records.Record]]) -> list[tuple[str, str, int, float, float]]:
+    """(workload, mode, runs, B, W) of every workload and mode with two runs or more (see the module)."""
+    out = []
+    for name, recs in by_workload.items():
+        for mode in [r.mode for r in recs[0].results if r.mode != "eager"]:
+            got = [s for rec in recs if (s := _run_stats(rec, mode)) is not None]
+            if len(got) >= 2:
+                out.append((name, mode, len(got), statistics.variance([m for m, _ in got]),
+                            statistics.fmean([v for _, v in got])))
+    return out
+
+
+def estimate(by_workload: dict[str, list[records.Record]], source: str | None = None) -> Term:
+    """The pooled run-to-run term of calibration runs (experiments.load_runs)."""
+    parts = components(by_workload)
+    if not parts:
+        return NONE
+    excess = sum((k - 1) * (b - w) for _, _, k, b, w in parts) / sum(k - 1 for _, _, k, _, _ in parts)
+    return Term(math.sqrt(max(excess, 0.0)), len(parts), max(k for _, _, k, _, _ in parts), source)
+
+
+def roots() -> list[Path]:
+    """Where a machine's calibration is looked for, in turn: the measurement store (a rebuilder's own
+    calibration, or `--out`), the project's committed store, and the one of the checkout this package
+    runs from."""
+    found = [paths.measurements(), paths.root() / paths.DEFAULTS["EVC_MEASUREMENTS"],
+             Path(__file__).resolve().parents[2] / paths.DEFAULTS["EVC_MEASUREMENTS"]]
+    out: list[Path] = []
+    for p in found:
+        if p.resolve() not in [q.resolve() for q in out]:
+            out.append(p)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _for_machine(slug: str, release: str, where: tuple[Path, ...]) -> Term:
+    # the same release first, in every root; then the machine's other releases, newest first
+    others = sorted({r for root in where for r in store.releases(root, slug)} - {release},
+                    key=store.release_key, reverse=True)
+    for rel in [release, *others]:
+        for root in where:
+            folder = store.release_dir(root, slug, rel) / experiments.CALIBRATION
+            if folder.is_dir():
+                term = estimate(experiments.load_runs(folder), str(folder))
+                if term.groups:
+                    return term
+    return NONE
+
+
+def for_machine(slug: str, release: str) -> Term:
+    """The term of a machine (slug) and torch release, from the first calibration found (roots); NONE
+    where the machine has none. A calibration record that cannot be read raises RecordError."""
+    return _for_machine(slug, release, tuple(roots()))
+
+
+def here() -> Term:
+    """The term of the machine this runs on, for its installed torch release."""
+    return for_machine(machine.describe()["slug"], store.release(machine.versions()["torch"]))
+
+
+def describe(term: Term) -> str:
+    """What a run's intervals hold, for the progress lines."""
+    if term.source is None:
+        return ("no calibration of this machine found: intervals see this run's processes only "
+                "(`python -m eager_vs_compiled calibrate` measures the run-to-run term)")
+    return f"intervals add the run-to-run term ±{term.sd:.2%} (from {term.source}, {term.groups} workload modes)"

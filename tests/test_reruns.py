@@ -1,0 +1,152 @@
+"""The run-to-run term (reruns.py): estimated from calibration runs, found for a machine, written into
+the records `measure` makes, added to every interval, and aimed at by the stop rule."""
+import json
+import math
+
+import pytest
+
+from eager_vs_compiled import data, experiments, measure, records, reruns, rounds, stats, store
+from eager_vs_compiled.records import ModeResult
+from helpers import make_record
+from test_schedule import child  # noqa: F401 (the faked measurement child)
+
+
+def run_record(ratios, eager_s=0.010, n=3):
+    """A record of mlp whose `default` mode ran beside eager in one process per ratio: eager's samples all
+    eager_s, the mode's eager_s / ratio (every process's log ratio exactly log(ratio))."""
+    rec = make_record("mlp")
+    e = [eager_s] * (n * len(ratios))
+    c = [eager_s / r for r in ratios for _ in range(n)]
+    procs = [{"n": n, "eager_n": n} for _ in ratios]
+    rec.results = [ModeResult("eager", "ok", samples_s=list(e)),
+                   ModeResult("default", "ok", samples_s=c, eager_samples_s=e, processes=procs)]
+    return rec.finish()
+
+
+def test_the_term_is_the_spread_of_the_runs_beyond_what_their_processes_predict():
+    # three runs; in each the processes agree exactly (W = 0), so all of the runs' spread is the term
+    runs = {"mlp": [run_record([2.0] * 4), run_record([2.0 * math.exp(0.01)] * 4), run_record([2.0 * math.exp(-0.01)] * 4)]}
+    term = reruns.estimate(runs, "here")
+    assert term == reruns.Term(pytest.approx(0.01), 1, 3, "here")
+    # processes that differ as much as the runs do: nothing is left for the term (floored at zero)
+    wide = [2.0 * math.exp(d) for d in (-0.05, 0.05, -0.05, 0.05)]
+    assert reruns.estimate({"mlp": [run_record(wide), run_record(wide[::-1])]}).sd == 0.0
+    # pooled over workloads and modes, each weighted by its runs - 1, in variance
+    parts = reruns.components(runs)
+    assert parts == [("mlp", "default", 3, pytest.approx(1e-4), 0.0)]
+
+
+def test_no_calibration_no_term():
+    assert reruns.estimate({}) is reruns.NONE
+    assert reruns.estimate({"mlp": [run_record([2.0, 2.1])]}) is reruns.NONE  # one run: no spread between runs
+
+
+def test_a_paired_interval_adds_the_term_in_quadrature():
+    e = [[0.010] * 3 for _ in range(5)]
+    c = [[0.005] * 3 for _ in range(5)]  # processes agree exactly: without the term, no width at all
+    assert set(stats.paired_speedups(e, c, stats._rng("t"))) == {2.0}
+    lo, hi = stats.percentile_interval(stats.paired_speedups(e, c, stats._rng("t"), run_sd=0.01))
+    t = stats.t_quantile(0.975, 4)
+    assert math.log(hi / 2.0) == pytest.approx(t * 0.01, rel=0.02) == pytest.approx(-math.log(lo / 2.0), rel=0.02)
+
+
+def test_an_apart_interval_adds_the_term_too():
+    e, c = [[0.010] * 3 for _ in range(4)], [[0.005] * 3 for _ in range(4)]
+    assert set(stats.boot_process_speedups(e, c, stats._rng("a"), 400)) == {2.0}
+    lo, hi = stats.percentile_interval(stats.boot_process_speedups(e, c, stats._rng("a"), 400, run_sd=0.01))
+    assert math.log(hi / 2.0) == pytest.approx(1.96 * 0.01, rel=0.03) == pytest.approx(-math.log(lo / 2.0), rel=0.03)
+
+
+def test_the_record_carries_the_term_and_every_interval_uses_it():
+    rec = run_record([2.0] * 5)
+    r = rec.result("default")
+    assert data.speedup_interval(r) == (2.0, 2.0)
+    r.run_sd = 0.01
+    lo, hi = data.speedup_interval(r)
+    assert lo < 2.0 < hi and stats.relative_half_width(2.0, lo, hi) == pytest.approx(
+        math.sinh(stats.t_quantile(0.975, 4) * 0.01), rel=0.02)
+    assert rounds.half_width(None, r) == pytest.approx(stats.relative_half_width(2.0, lo, hi), rel=0.05)
+
+
+def test_a_record_with_the_term_round_trips_and_a_negative_one_is_refused(tmp_path):
+    rec = run_record([2.0] * 3)
+    rec.result("default").run_sd = 0.004
+    path = tmp_path / "mlp.json"
+    path.write_text(rec.to_json())
+    assert records.load(path).result("default").run_sd == 0.004
+    raw = json.loads(rec.to_json())
+    raw["results"][1]["run_sd"] = -0.1
+    path.write_text(json.dumps(raw))
+    with pytest.raises(records.RecordError, match="run_sd: -0.1 is not a finite number >= 0"):
+        records.load(path)
+    raw["results"][1].pop("run_sd")
+    raw["schema"] = 3  # a record of schema 3 has no term: read as it is, its interval its processes' only
+    path.write_text(json.dumps(raw))
+    assert records.load(path).result("default").run_sd is None
+
+
+def _calibration(root, slug, rel, spread):
+    runs = [run_record([2.0 * math.exp(d)] * 4) for d in (-spread, 0.0, spread)]
+    for i, rec in enumerate(runs, 1):
+        folder = store.release_dir(root, slug, rel) / experiments.CALIBRATION / f"run-{i}"
+        folder.mkdir(parents=True)
+        (folder / "mlp.json").write_text(rec.to_json())
+
+
+def test_a_machine_finds_its_own_calibration_the_same_release_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(reruns, "roots", lambda: [tmp_path / "mine", tmp_path / "committed"])
+    reruns._for_machine.cache_clear()
+    _calibration(tmp_path / "committed", "box", "2.14.1", 0.02)
+    assert reruns.for_machine("box", "2.15.0").sd == pytest.approx(0.02)  # another release: the machine's
+    _calibration(tmp_path / "committed", "box", "2.15.0", 0.01)
+    reruns._for_machine.cache_clear()
+    assert reruns.for_machine("box", "2.15.0").sd == pytest.approx(0.01)
+    _calibration(tmp_path / "mine", "box", "2.15.0", 0.005)  # the rebuilder's own store comes first
+    reruns._for_machine.cache_clear()
+    term = reruns.for_machine("box", "2.15.0")
+    assert term.sd == pytest.approx(0.005) and term.source.startswith(str(tmp_path / "mine"))
+    assert reruns.for_machine("other", "2.15.0") is reruns.NONE
+    assert "no calibration of this machine" in reruns.describe(reruns.NONE)
+    assert "±0.50%" in reruns.describe(term)
+    bad = store.release_dir(tmp_path / "mine", "box", "2.15.0") / experiments.CALIBRATION / "run-1" / "mlp.json"
+    bad.write_text("{")
+    reruns._for_machine.cache_clear()
+    with pytest.raises(records.RecordError, match="run-1/mlp.json"):
+        reruns.for_machine("box", "2.15.0")
+    reruns._for_machine.cache_clear()
+
+
+@pytest.mark.parametrize("sd", [0.0, 0.008])
+def test_measure_writes_the_term_and_the_stop_rule_aims_at_the_interval_with_it(child, monkeypatch, sd):  # noqa: F811
+    monkeypatch.setattr(reruns, "here", lambda: reruns.Term(sd, 1, 3, "there"))
+    rec = measure.measure_workload("tiny_op", "cpu")
+    k = len(rec.result("default").processes)
+    assert rec.result("default").run_sd == sd and rec.result("eager").run_sd is None
+    # processes that agree exactly: the width is the term's alone, t(k - 1) * sd, narrow enough at
+    # ROUNDS_NARROW without it; with it, the first k whose t quantile brings it under the target
+    need = next(k for k in range(rounds.ROUNDS_NARROW, rounds.ROUNDS_MAX + 1)
+                if math.sinh(stats.t_quantile(0.975, k - 1) * sd) <= rounds.TARGET_HALF_WIDTH)
+    assert k == need and (k > rounds.ROUNDS_NARROW) == (sd > 0)
+    lo, hi = data.speedup_interval(rec.result("default"))
+    assert (hi / lo > 1.0) == (sd > 0)
+
+
+def test_a_machine_without_calibration_says_so_while_measuring(child, monkeypatch):  # noqa: F811
+    said = []
+    monkeypatch.setattr(reruns, "here", lambda: reruns.NONE)
+    rec = measure.measure_workload("tiny_op", "cpu", progress=said.append)
+    assert rec.result("default").run_sd is None
+    assert any("no calibration of this machine found" in s for s in said)
+
+
+def test_here_is_the_term_of_this_machine_and_its_torch_release(tmp_path, monkeypatch):
+    from eager_vs_compiled import machine
+    from helpers import RELEASE
+
+    monkeypatch.setattr(reruns, "roots", lambda: [tmp_path])
+    reruns._for_machine.cache_clear()
+    assert reruns.here() is reruns.NONE
+    _calibration(tmp_path, machine.describe()["slug"], RELEASE, 0.01)
+    reruns._for_machine.cache_clear()
+    assert reruns.here().sd == pytest.approx(0.01)
+    reruns._for_machine.cache_clear()
