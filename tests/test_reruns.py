@@ -150,3 +150,13 @@ def test_here_is_the_term_of_this_machine_and_its_torch_release(tmp_path, monkey
     reruns._for_machine.cache_clear()
     assert reruns.here().sd == pytest.approx(0.01)
     reruns._for_machine.cache_clear()
+
+
+@pytest.mark.parametrize("run_sd", [0.0, 0.004])
+def test_the_stop_rule_reads_the_very_interval_the_pages_show(run_sd):
+    """Beside eager, the stop rule's half-width is the pages' own, not a hair narrower: a mode stopped
+    at the target must not be shown over it (the calibration counts such an interval as padded)."""
+    ratios = [2.0, 2.04, 1.97, 2.02, 1.99, 2.01]
+    r = run_record(ratios).result("default")
+    r.run_sd = run_sd or None
+    assert rounds.half_width(None, r) == stats.relative_half_width(r.speedup, *data.speedup_interval(r))

@@ -187,14 +187,17 @@ class _Mode:
 
 
 def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
-    """The relative half-width of a mode's speedup interval, with the run-to-run term its result carries
-    (a quick bootstrap, for the stop rule): the calibration's measure, stats.relative_half_width."""
+    """The relative half-width of a mode's speedup interval, with the run-to-run term its result carries,
+    for the stop rule (the calibration's measure, stats.relative_half_width). Timed beside eager: the very
+    interval the pages draw (t's quantiles, as many as theirs), so a mode stopped at the target is not
+    shown a hair wider; apart: a quicker bootstrap of `n` draws."""
     e = r.eager_process_samples() or eager.process_samples()
     c = r.process_samples()
     if not e or not c:
         return 0.0
     paired = r.paired_processes() is not None
     point = stats.speedup_point(e, c, paired)
+    n = stats.BOOTSTRAP_RESAMPLES if paired else n
     draws = stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n, r.run_sd or 0.0)
     lo, hi = stats.interval_holding(point, draws)
     return stats.relative_half_width(point, lo, hi)
