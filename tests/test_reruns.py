@@ -160,3 +160,73 @@ def test_the_stop_rule_reads_the_very_interval_the_pages_show(run_sd):
     r = run_record(ratios).result("default")
     r.run_sd = run_sd or None
     assert rounds.half_width(None, r) == stats.relative_half_width(r.speedup, *data.speedup_interval(r))
+
+
+def _session(folder, centres, harness=None):
+    for i, c in enumerate(centres, 1):
+        rec = run_record([c * math.exp(d) for d in (-0.01, 0.01, -0.01, 0.01)])
+        if harness is not None:
+            rec.harness_version = harness
+        rec.date = f"2026-12-0{i}T10:00:00+00:00"
+        (folder / f"run-{i}").mkdir(parents=True)
+        (folder / f"run-{i}" / "mlp.json").write_text(rec.to_json())
+
+
+def test_every_session_of_the_harness_counts_as_one_set_of_runs(tmp_path):
+    rel = tmp_path / "box" / "torch-2.15.0"
+    _session(rel / experiments.CALIBRATION, [2.0, 2.0, 2.0])
+    alone, _ = reruns.pooled(rel)
+    assert alone.sd == 0.0 and alone.sessions == 1  # the runs agree within what their processes predict
+    _session(rel / "calibration-2026-12-01-1000", [2.2, 2.2, 2.2])  # a session of another hour sat higher
+    term, runs = reruns.pooled(rel)
+    assert term.sessions == 2 and term.runs == 6 and len(runs["mlp"]) == 6 and term.sd > 0.03
+    _session(rel / "calibration-2026-11-01-1000", [3.0, 3.0, 3.0], harness=1)  # another harness: left out
+    _session(rel / "calibration-harness1-apart", [3.0, 3.0, 3.0])  # history, not a session: left out
+    assert reruns.pooled(rel)[0] == term
+
+
+def test_a_new_session_keeps_the_one_before_beside_it_named_by_its_date(tmp_path):
+    folder = tmp_path / experiments.CALIBRATION
+    assert reruns.keep_session(folder) is None  # nothing to keep
+    _session(folder, [2.0, 2.0])
+    kept = reruns.keep_session(folder)
+    assert kept.name == "calibration-2026-12-01-1000" and not folder.exists() and (kept / "run-2").is_dir()
+    _session(folder, [2.0, 2.0])
+    assert reruns.keep_session(folder).name == "calibration-2026-12-01-1000-1"  # never over another
+
+
+def test_calibrate_keeps_the_earlier_session_and_its_term_counts(tmp_path, monkeypatch):
+    from eager_vs_compiled import calibrate, machine
+    from helpers import RELEASE, as_steps
+
+    slug = machine.describe()["slug"]
+    rel = store.release_dir(tmp_path, slug, RELEASE)
+    _session(rel / experiments.CALIBRATION, [2.0, 2.0])
+    monkeypatch.setattr(measure, "workload_steps", as_steps(lambda name, *a, **k: run_record([2.0, 2.0, 2.0])))
+    said = []
+    calibrate.run(["mlp"], 2, tmp_path, said.append)
+    assert (rel / "calibration-2026-12-01-1000" / "run-1" / "mlp.json").is_file()
+    assert (rel / experiments.CALIBRATION / "run-2" / "mlp.json").is_file()
+    assert any("kept as" in s for s in said) and reruns.pooled(rel)[0].sessions == 2
+
+
+def test_after_rounds_narrow_only_the_modes_still_wide_get_more_rounds(monkeypatch):  # noqa: F811
+    """mlp: `default`'s processes agree exactly, `max-autotune`'s differ by a few percent: from round
+    ROUNDS_NARROW on, only max-autotune runs, until its interval is narrow or the budget is spent."""
+    asked = []
+
+    def fake(args, env, timeout):
+        mode = args["mode"]
+        asked.append(mode)
+        wobble = 1.0 + (0.03 if asked.count(mode) % 2 else -0.03) * (mode == "max-autotune")
+        procs = [{"n": 3, "eager_n": 3, "wall_s": 0.1}]
+        got = ModeResult(mode, "ok", samples_s=[0.005 * wobble] * 3, eager_samples_s=[0.010] * 3, processes=procs,
+                         first_call_s=2.0, max_abs_err=0.0, max_rel_err=0.0)
+        return {mode: got, "eager": ModeResult("eager", "ok", samples_s=[0.010] * 3, processes=procs)}
+
+    monkeypatch.setattr(rounds, "_run_child", fake)
+    monkeypatch.setattr(measure, "_ensured", {})
+    rec = measure.measure_workload("mlp", "cpu")
+    assert len(rec.result("default").processes) == rounds.ROUNDS_NARROW
+    assert len(rec.result("max-autotune").processes) > rounds.ROUNDS_NARROW
+    assert asked[2 * rounds.ROUNDS_NARROW:] == ["max-autotune"] * (len(asked) - 2 * rounds.ROUNDS_NARROW)

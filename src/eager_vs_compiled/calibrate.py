@@ -45,8 +45,11 @@ def folder(root: Path, kind: str, slug: str | None = None, rel: str | None = Non
 def run(names, runs: int, root: Path, progress: Progress, profile: str | None = None,
         protocol: str | None = None) -> Path:
     """Measure every workload `runs` times, each run as `measure` does (the workloads' rounds
-    interleaved); each run's records go to calibration/run-<i>/."""
+    interleaved); each run's records go to calibration/run-<i>/. An earlier session there is kept beside
+    it first, as calibration-<date> (reruns.keep_session): the run-to-run term pools every session."""
     out = folder(root, CALIBRATION)
+    if out.is_dir() and (kept := reruns.keep_session(out)) is not None:
+        progress(f"the earlier calibration session kept as {kept}")
     for i in range(1, runs + 1):
         progress(f"calibration run {i} of {runs}: {', '.join(names)}")
         steps = {n: measure.workload_steps(n, profile, progress=progress, protocol=protocol) for n in names}
@@ -157,7 +160,9 @@ def command(args, bar) -> int:
     chosen = {n: found[n] for n in names if n in found} if args.workload else found
     print(report(rows(chosen)))
     term = reruns.estimate(chosen)
-    print(f"run-to-run term of these runs (reruns.py): ±{term.sd:.2%}, pooled over {term.groups} workload modes")
+    pooled, _ = reruns.pooled(where.parent)
+    print(f"run-to-run term of these runs (reruns.py): ±{term.sd:.2%}, pooled over {term.groups} workload modes; "
+          f"of every session of this machine's harness ({pooled.sessions}): ±{pooled.sd:.2%}")
     print(f"records in {where}/", file=sys.stderr)
     return 0
 

@@ -7,7 +7,10 @@ needs its own repetitions). Only rerunning shows it, so it is measured once per 
 calibration (calibrate.py: K runs of the same workloads). For each workload and mode, the variance
 between the runs of their mean log speedup (B) minus the variance their processes predict for it (W,
 the mean over the runs of s^2 / k) is what no process of one run could see. Pooled over the workloads
-and modes, each weighted by its runs - 1, and floored at zero, its square root is the term. `measure`
+and modes, each weighted by its runs - 1, and floored at zero, its square root is the term. The runs
+of every calibration session of the machine's harness count, the newest (`calibration/`) and those
+`calibrate` kept beside it (`calibration-<date>/`), pooled as one set: a reader reruns in another
+hour, so what a later session differs by belongs in the term too. `measure`
 writes the machine's term into every mode it times (ModeResult.run_sd); the interval adds it in
 quadrature (stats.paired_speedups) and the stop rule aims at the interval with it. Standard library,
 the records layer and the machine's facts only.
@@ -29,9 +32,11 @@ class Term(NamedTuple):
     groups: int  # the workload/mode pairs pooled
     runs: int  # the most runs of one of them
     source: str | None  # the calibration folder it comes from; None: no calibration of the machine
+    sessions: int = 1  # calibration sessions pooled
 
 
-NONE = Term(0.0, 0, 0, None)
+NONE = Term(0.0, 0, 0, None, 0)
+SESSION = f"{experiments.CALIBRATION}-"  # an earlier session, kept as calibration-<date of its first run>
 
 
 def _run_stats(rec: records.Record, mode: str) -> tuple[float, float] | None:
@@ -87,6 +92,43 @@ def roots() -> list[Path]:
     return out
 
 
+def _harness(runs: dict[str, list[records.Record]]) -> int:
+    return max((rec.harness_version for recs in runs.values() for rec in recs), default=0)
+
+
+def sessions(release_dir: Path) -> list[tuple[Path, dict[str, list[records.Record]]]]:
+    """(folder, its runs) of each calibration session of a machine's release, newest first (`calibration/`,
+    then the sessions kept beside it, by date), those measured with the newest one's harness only."""
+    folders = [Path(release_dir) / experiments.CALIBRATION,
+               *sorted(Path(release_dir).glob(f"{SESSION}20*"), reverse=True)]
+    found = [(f, runs) for f in folders if f.is_dir() and (runs := experiments.load_runs(f))]
+    return [(f, runs) for f, runs in found if _harness(runs) == _harness(found[0][1])]
+
+
+def pooled(release_dir: Path) -> tuple[Term, dict[str, list[records.Record]]]:
+    """The term of every session of a machine's release (sessions), and their runs merged per workload."""
+    found, merged = sessions(release_dir), {}
+    for _, runs in found:
+        for name, recs in runs.items():
+            merged.setdefault(name, []).extend(recs)
+    term = estimate(merged, str(found[0][0]) if found else None)
+    return (term._replace(sessions=len(found)) if term.groups else NONE), merged
+
+
+def keep_session(folder: Path) -> Path | None:
+    """Before a new session: move the calibration in `folder` aside, named by the date of its first run,
+    so that its runs still count (and show). None when there is nothing to keep."""
+    dates = sorted(rec.date for recs in experiments.load_runs(folder).values() for rec in recs)
+    if not dates:
+        return None
+    stamp = dates[0][:16].replace(":", "").replace("T", "-")  # 2026-12-06T22:20 -> 2026-12-06-2220
+    dest, i = folder.with_name(SESSION + stamp), 1
+    while dest.exists():
+        dest, i = folder.with_name(f"{SESSION}{stamp}-{i}"), i + 1
+    folder.rename(dest)
+    return dest
+
+
 @functools.lru_cache(maxsize=None)
 def _for_machine(slug: str, release: str, where: tuple[Path, ...]) -> Term:
     # the same release first, in every root; then the machine's other releases, newest first
@@ -94,11 +136,9 @@ def _for_machine(slug: str, release: str, where: tuple[Path, ...]) -> Term:
                     key=store.release_key, reverse=True)
     for rel in [release, *others]:
         for root in where:
-            folder = store.release_dir(root, slug, rel) / experiments.CALIBRATION
-            if folder.is_dir():
-                term = estimate(experiments.load_runs(folder), str(folder))
-                if term.groups:
-                    return term
+            term, _ = pooled(store.release_dir(root, slug, rel))
+            if term.groups:
+                return term
     return NONE
 
 
@@ -118,4 +158,5 @@ def describe(term: Term) -> str:
     if term.source is None:
         return ("no calibration of this machine found: intervals see this run's processes only "
                 "(`python -m eager_vs_compiled calibrate` measures the run-to-run term)")
-    return f"intervals add the run-to-run term ±{term.sd:.2%} (from {term.source}, {term.groups} workload modes)"
+    return (f"intervals add the run-to-run term ±{term.sd:.2%} (from {term.source} and the sessions kept "
+            f"beside it: {term.sessions} session(s), {term.groups} workload modes)")

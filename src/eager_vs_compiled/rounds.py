@@ -5,7 +5,8 @@ the `interleaved` protocol), in an order that turns by one mode each round, so t
 the machine falls on every mode and no mode always follows the same one. A compiled mode's first
 process compiles cold, its second warm (the warm compile time), later ones from the same cache (an engine: from the artifact the first one saved).
 After ROUNDS_MIN rounds, another one while fewer than ROUNDS_NARROW ran or some speedup's interval is
-wider than TARGET_HALF_WIDTH, as long as the workload's extra rounds fit in EXTRA_BUDGET_S. The rounds
+wider than TARGET_HALF_WIDTH (from ROUNDS_NARROW on, of those modes only), as long as the workload's
+extra rounds fit in EXTRA_BUDGET_S. The rounds
 are a generator that pauses after each, so a run of several workloads can interleave them
 (schedule.py). Each process's entry in ModeResult.processes gets the window's steal time and its wall
 time here. Standard library only.
@@ -203,16 +204,26 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     return stats.relative_half_width(point, lo, hi)
 
 
-def _narrow_enough(active: list[_Mode], eager: _Mode | None) -> bool:
+def _still_wide(active: list[_Mode], eager: _Mode | None) -> list[_Mode]:
+    """The modes another round should time (Kalibera & Jones: repeat where the variance is): each compiled
+    mode whose interval is still wider than the target, and eager's own processes (timed alone) while one
+    is; [] when every interval is narrow enough."""
     base = eager.result if eager is not None else None
+    wide = []
     for m in active:
-        if m.mode == "eager" or m.done or m.result is None:
+        if m.mode == "eager" or m.result is None:
             continue
         if base is None and not m.result.eager_samples_s:
-            return True  # eager failed: no speedup to narrow
+            continue  # eager failed: no speedup to narrow
         if half_width(base, m.result) > TARGET_HALF_WIDTH:
-            return False
-    return True
+            wide.append(m)
+    return [m for m in active if m in wide or (m is eager and wide)]
+
+
+def _next_round_s(active: list[_Mode], last_round_s: float) -> float:
+    """What the next round of `active` should cost: each mode's last process, else the last round."""
+    return sum(m.result.processes[-1].get("wall_s", 0.0) for m in active
+               if m.result is not None and m.result.processes) or last_round_s
 
 
 def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit: float, say: Progress,
@@ -228,10 +239,10 @@ def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit:
         if not active:
             return
         if rounds is None and rnd >= ROUNDS_MIN:
-            spent_s = round_s[-1] if round_s else 0.0
-            left = None if deadline is None else deadline - time.monotonic()
-            if rnd >= ROUNDS_NARROW and _narrow_enough(active, eager):
+            if rnd >= ROUNDS_NARROW and not (active := _still_wide(active, eager)):
                 return
+            spent_s = _next_round_s(active, round_s[-1] if round_s else 0.0)
+            left = None if deadline is None else deadline - time.monotonic()
             if extra_spent + spent_s > EXTRA_BUDGET_S[profile] or (left is not None and spent_s > left):
                 say(f"{w.name}: {rnd} rounds (the workload's budget for more is spent)")
                 return

@@ -26,6 +26,7 @@ DIRECTIVES = {
     "best_recipe": "pages.recipe:ranking", "recipe_profile": "pages.recipe:where_the_time_goes", "timer_agreement": "pages.methodology:timer_agreement",
     "harness_settings": "pages.methodology:harness_settings", "protocols": "pages.methodology:protocols",
     "calibration": "pages.methodology:calibration", "slow_processes": "pages.methodology:slow_processes",
+    "run_term": "pages.methodology:run_term",
     "headline": "pages.home:headline", "speedup_chart": "pages.home:speedup_chart",
     "machines": "pages.machines:machines", "record_outline": "pages.machines:record_outline",
     "build_machine": "pages.machines:build_machine", "needs_gpu": "pages.machines:needs_gpu",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import data, experiments, records, rounds, stats, store, timing, workloads
+from .. import data, experiments, records, reruns, rounds, stats, store, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
 from .provenance import this_machine
@@ -48,13 +48,15 @@ def harness_settings() -> str:
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
     return ("\n".join(lines) + "\n\n" + tr("Rounds of fresh processes: at least {min}, at most {max}; after {min}, "
                                               "another while fewer than {narrow} ran or a speedup's interval is wider "
-                                              "than ±{target:.0%}, as long as the workload's extra rounds fit in "
+                                              "than ±{target:.0%} (from then on, of those modes only), as long as the workload's extra rounds fit in "
                                               "{cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). A run of several workloads takes "
                                               "round r of each before round r + 1 (without a time budget). "
                                               "Intervals at {confidence:.0%}: a speedup timed beside eager in several "
                                               "processes, Student's t over the processes' log ratios; any other figure, "
                                               "a percentile bootstrap of processes then their samples, {resamples:,} "
-                                              "resamples. Every timing process starts with "
+                                              "resamples; a speedup's interval adds the machine's run-to-run term "
+                                              "where its record carries one (`reruns.py`). Every timing process "
+                                              "starts with "
                                               "`GLIBC_TUNABLES={tunables}` and `{thp}`. Harness version {version}, from "
                                               "`src/eager_vs_compiled/timing.py` and `rounds.py`.",
                                               tunables=rounds.allocator_env(own=True)["GLIBC_TUNABLES"],
@@ -161,6 +163,29 @@ def calibration(kind: str = experiments.CALIBRATION, interval: str = "site") -> 
         out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
                        + stamp(recs, tr("`calibrate`: each workload measured again and again, one whole run after "
                                         "another"))))
+    return "\n".join(out) or tr("No calibration run is committed yet (`python -m eager_vs_compiled calibrate`).") + "\n"
+
+
+def run_term(kind: str = experiments.CALIBRATION) -> str:
+    """What only reruns show, per machine: each workload and mode's spread between the runs of every
+    calibration session (reruns.pooled) against what their processes predict, and the term pooled from them."""
+    out = []
+    for slug, (rel, folder) in _experiments(kind).items():
+        term, runs = reruns.pooled(folder.parent)
+        if not term.groups:
+            continue
+        lines = [tr("| Workload / mode | Runs | The runs differ (sd) | Their processes predict (sd) | Left to the runs "
+                    "(sd) |"), "|---|---|---|---|---|"]
+        for name, mode, k, between, within in reruns.components(runs):
+            left = f"±{(between - within) ** 0.5:.2%}" if between > within else tr("none")
+            lines.append(f"| {esc(name)} / {code(mode)} | {k} | ±{between ** 0.5:.2%} | ±{within ** 0.5:.2%} | {left} |")
+        said = tr("Pooled over {groups} workload modes, up to {runs} runs each from {sessions} calibration sessions, "
+                  "each weighted by its runs − 1: a run-to-run term of **±{sd:.2%}**. `measure` adds the term of "
+                  "the machine's committed calibration to every interval it draws there, and writes it into the "
+                  "record.", groups=term.groups, sessions=term.sessions, runs=term.runs, sd=term.sd)
+        recs = [rec for v in runs.values() for rec in v]
+        out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
+                       + stamp(recs, tr("every calibration session of this harness, its runs' mean log speedups"))))
     return "\n".join(out) or tr("No calibration run is committed yet (`python -m eager_vs_compiled calibrate`).") + "\n"
 
 

@@ -37,9 +37,7 @@ def fmt_time(s: float | None) -> str:
 
 
 def fmt_bytes(b: int | None) -> str:
-    if b is None:
-        return "—"
-    return f"{b / 2**30:.2f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
+    return "—" if b is None else f"{b / 2**30:.2f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
 
 
 def esc(text) -> str:
@@ -65,8 +63,7 @@ def code(text) -> str:
 def fence(text: str, info: str = "text") -> str:
     """A fenced block that nothing inside can close: longer than any run of backticks in `text`."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(4, longest + 1)
-    return f"{ticks}{info}\n{text}\n{ticks}\n"
+    return f"{(ticks := '`' * max(4, longest + 1))}{info}\n{text}\n{ticks}\n"
 
 
 def machine_label(m: dict) -> str:
@@ -190,8 +187,10 @@ def protocol_words(record: Record) -> str:
     k, beside = record.processes_per_mode, any(r.eager_samples_s for r in record.results)
     if k < 2:
         return tr("one process per mode, eager timed beside it")
-    return (tr("each mode timed beside eager in {k} or more fresh processes", k=k) if beside else
-            tr("each mode timed alone in {k} or more fresh processes", k=k))
+    sds = [r.run_sd for r in record.results if r.run_sd is not None]  # the run-to-run term (reruns.py)
+    return ((tr("each mode timed beside eager in {k} or more fresh processes", k=k) if beside else
+             tr("each mode timed alone in {k} or more fresh processes", k=k))
+            + (tr(", intervals with the run-to-run term ±{sd:.2%}", sd=max(sds)) if sds else ""))
 
 
 def record_line(record: Record, page: bool = True) -> str:
