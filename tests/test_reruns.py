@@ -230,3 +230,18 @@ def test_after_rounds_narrow_only_the_modes_still_wide_get_more_rounds(monkeypat
     assert len(rec.result("default").processes) == rounds.ROUNDS_NARROW
     assert len(rec.result("max-autotune").processes) > rounds.ROUNDS_NARROW
     assert asked[2 * rounds.ROUNDS_NARROW:] == ["max-autotune"] * (len(asked) - 2 * rounds.ROUNDS_NARROW)
+
+
+@pytest.mark.parametrize("point", [1.005, 0.995, 1.02, 0.98])
+def test_the_words_follow_the_interval_with_the_term_on_both_sides(point):
+    """Five processes that agree exactly: without the term any speedup off parity is a difference; with
+    a term of 0.4 %, t(4) * 0.4 % is about 1.1 %: half a percent is no longer one, two percent still is."""
+    from eager_vs_compiled.pages import provenance
+
+    r = run_record([point] * 5).result("default")
+    assert provenance.direction(r) == ("faster" if point > 1 else "slower")
+    r.run_sd = 0.004
+    far = abs(math.log(point)) > stats.t_quantile(0.975, 4) * 0.004
+    expected = ("faster" if point > 1 else "slower") if far else "no measurable difference"
+    assert provenance.direction(r) == expected
+    assert far == (abs(point - 1) > 0.01)
