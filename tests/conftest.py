@@ -237,11 +237,10 @@ def _a_build_context_per_test(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _no_run_to_run_term_unless_a_test_gives_one(monkeypatch, tmp_path_factory):
-    """A test's measurement finds no calibration (the committed one of the machine the tests run on would
-    widen the intervals and add rounds to the stop rule's tests); tests/test_reruns.py gives its own."""
+def _no_run_to_run_term_unless_a_test_gives_one(monkeypatch):
+    """A test's measurement looks for a calibration nowhere (the committed one of the machine the tests run
+    on would widen the intervals and add rounds to the stop rule's tests); tests/test_reruns.py gives its own."""
     from eager_vs_compiled import reruns
 
-    empty = tmp_path_factory.mktemp("no-calibration")
-    monkeypatch.setattr(reruns, "roots", lambda: [empty])
+    monkeypatch.setattr(reruns, "roots", lambda: [])
     reruns._for_machine.cache_clear()
