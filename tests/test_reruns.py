@@ -2,6 +2,7 @@
 the records `measure` makes, added to every interval, and aimed at by the stop rule."""
 import json
 import math
+import types
 
 import pytest
 
@@ -245,3 +246,41 @@ def test_the_words_follow_the_interval_with_the_term_on_both_sides(point):
     expected = ("faster" if point > 1 else "slower") if far else "no measurable difference"
     assert provenance.direction(r) == expected
     assert far == (abs(point - 1) > 0.01)
+
+
+def test_each_wide_mode_spends_a_budget_of_its_own(monkeypatch):  # noqa: F811
+    """Two modes whose processes never agree, each process 10 s of a fake clock: each gets the budget's
+    worth of extra rounds for itself (a budget shared by the workload would give each half as many)."""
+    clock = [0.0]
+    monkeypatch.setattr(rounds, "time", types.SimpleNamespace(perf_counter=lambda: clock[0],
+                                                              monotonic=lambda: clock[0]))
+    asked = []
+
+    def fake(args, env, timeout):
+        mode = args["mode"]
+        asked.append(mode)
+        clock[0] += 10.0
+        wobble = 1.0 + (0.08 if asked.count(mode) % 2 else -0.08)
+        procs = [{"n": 3, "eager_n": 3}]
+        got = ModeResult(mode, "ok", samples_s=[0.005 * wobble] * 3, eager_samples_s=[0.010] * 3, processes=procs,
+                         first_call_s=2.0, max_abs_err=0.0, max_rel_err=0.0)
+        return {mode: got, "eager": ModeResult("eager", "ok", samples_s=[0.010] * 3, processes=procs)}
+
+    monkeypatch.setattr(rounds, "_run_child", fake)
+    monkeypatch.setattr(measure, "_ensured", {})
+    said = []
+    rec = measure.measure_workload("mlp", "cpu", progress=said.append)
+    extra = int(rounds.EXTRA_BUDGET_S["cpu"] // 10.0)
+    for mode in ("default", "max-autotune"):
+        assert len(rec.result(mode).processes) == rounds.ROUNDS_MIN + extra
+        assert any(f"mlp · {mode}: {rounds.ROUNDS_MIN + extra} rounds (its budget" in s for s in said)
+
+
+def test_eager_processes_of_their_own_cost_each_wide_mode_a_share():
+    def mode(name, last_s, n=4):
+        return types.SimpleNamespace(mode=name, result=types.SimpleNamespace(processes=[{"wall_s": last_s}] * n))
+
+    eager, a, b = mode("eager", 10.0), mode("a", 5.0), mode("b", 5.0)
+    assert rounds._affordable([eager, a, b], {"a": 79.0, "b": 81.0}, 90.0) == [eager, a]  # 79 + 5 + 10/2
+    assert rounds._affordable([eager, a, b], {"a": 81.0, "b": 81.0}, 90.0) == []
+    assert rounds._affordable([a, b], {"a": 85.0, "b": 86.0}, 90.0) == [a]
