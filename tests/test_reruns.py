@@ -2,6 +2,7 @@
 the records `measure` makes, added to every interval, and aimed at by the stop rule."""
 import json
 import math
+import statistics
 import types
 
 import pytest
@@ -284,3 +285,20 @@ def test_eager_processes_of_their_own_cost_each_wide_mode_a_share():
     assert rounds._affordable([eager, a, b], {"a": 79.0, "b": 81.0}, 90.0) == [eager, a]  # 79 + 5 + 10/2
     assert rounds._affordable([eager, a, b], {"a": 81.0, "b": 81.0}, 90.0) == []
     assert rounds._affordable([a, b], {"a": 85.0, "b": 86.0}, 90.0) == [a]
+
+
+def test_from_ten_processes_one_far_off_moves_the_interval_as_it_moves_the_median():
+    """Yuen's trimmed mean: below ten processes the plain mean and s^2 / k; from ten on, the lowest and
+    highest tenth left out, the error from the Winsorized variance, t at h - 1 (h kept)."""
+    logs = [0.01, -0.01, 0.02, -0.02, 0.0]
+    centre, var, df = stats.trimmed_location(logs)
+    assert (centre, df) == (pytest.approx(0.0), 4) and var == pytest.approx(statistics.variance(logs) / 5)
+    logs = [0.01 * (-1) ** i * (i % 3) for i in range(14)] + [0.15]  # fifteen, one far off (the MLP's: 12 %)
+    centre, var, df = stats.trimmed_location(logs)
+    xs = sorted(logs)
+    wins = [xs[1]] + xs[1:14] + [xs[13]]
+    assert centre == pytest.approx(statistics.fmean(xs[1:14])) and df == 12
+    assert var == pytest.approx(statistics.variance(wins) * 14 / (13 * 12))
+    plain = stats.t_quantile(0.975, 14) * math.sqrt(statistics.variance(logs) / 15)  # the plain mean's t
+    r = run_record([math.exp(x) for x in logs]).result("default")
+    assert rounds.half_width(None, r) < rounds.TARGET_HALF_WIDTH < plain

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from . import stats, store
+from . import draws, stats, store
 from .records import SCHEMA_VERSION, ModeResult, Record, RecordError
 from .records import load as _load_path
 
@@ -114,8 +114,8 @@ def median_distribution(result: ModeResult, key: tuple) -> tuple[float, ...]:
     single process: its samples only, all a record of harness 2 holds)."""
     procs = result.process_samples()
     if len(procs) > 1:
-        return stats.process_median_dist(_tuples(procs), key)
-    return stats.median_dist(tuple(result.samples_s), key)
+        return draws.process_median_dist(_tuples(procs), key)
+    return draws.median_dist(tuple(result.samples_s), key)
 
 
 def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | None:
@@ -128,11 +128,11 @@ def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | 
     if not mode or not eager:
         return None
     if len(mode) == 1 and len(eager) == 1:
-        return stats.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
+        return draws.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
     run_sd = result.run_sd or 0.0  # the machine's run-to-run term, where the record carries it
     if result.paired_processes():
-        return stats.paired_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
-    return stats.process_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
+        return draws.paired_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
+    return draws.process_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
 
 
 def speedup_interval(result: ModeResult) -> tuple[float, float] | None:
@@ -180,7 +180,7 @@ def first_bootstrap_speedup(record: Record, mode: str) -> Speedup | None:
     paired = r.paired_processes()
     if got is None or paired is None or len(paired[0]) < 2:
         return got
-    dist = stats.boot_paired_dist(_tuples(paired[0]), _tuples(paired[1]), ("first", mode, tuple(r.samples_s)))
+    dist = draws.boot_paired_dist(_tuples(paired[0]), _tuples(paired[1]), ("first", mode, tuple(r.samples_s)))
     return Speedup(got.point, *stats.percentile_interval(dist))
 
 

@@ -24,7 +24,7 @@ import statistics
 from pathlib import Path
 from typing import NamedTuple
 
-from . import data, experiments, machine, paths, records, store
+from . import data, experiments, machine, paths, records, stats, store
 
 
 class Term(NamedTuple):
@@ -41,15 +41,17 @@ SESSION = f"{experiments.CALIBRATION}-"  # an earlier session, kept as calibrati
 
 def _run_stats(rec: records.Record, mode: str) -> tuple[float, float] | None:
     """(mean log speedup, its variance from the processes) of one run of a mode; None with fewer than
-    two processes on a side. Eager timed beside the mode: the processes' log ratios; apart: the
-    difference of each side's mean log time."""
+    two processes on a side. Eager timed beside the mode: the processes' log ratios, as the interval
+    takes them (stats.trimmed_location); apart: the difference of each side's mean log time."""
     r = rec.result(mode)
     if r is None or r.status != "ok":
         return None
     paired = r.paired_processes()
     if paired is not None:
-        logs = [math.log(statistics.median(e) / statistics.median(c)) for e, c in zip(*paired)]
-        return statistics.fmean(logs), statistics.variance(logs) / len(logs)
+        if len(paired[0]) < 2:
+            return None
+        centre, var, _ = stats.trimmed_location(stats.log_ratios(*paired))
+        return centre, var
     eager, mine = data.eager_processes(r), r.process_samples()
     if len(eager) < 2 or len(mine) < 2:
         return None

@@ -48,7 +48,7 @@ def harness_settings() -> str:
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
     return ("\n".join(lines) + "\n\n" + tr("Rounds of fresh processes: at least {min}, at most {max}; after {min}, "
                                               "another while fewer than {narrow} ran or a speedup's interval is wider "
-                                              "than ±{target:.0%} (from then on, of those modes only), as long as the workload's extra rounds fit in "
+                                              "than ±{target:.0%} (from then on, of those modes only), as long as that mode's own extra rounds fit in "
                                               "{cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). A run of several workloads takes "
                                               "round r of each before round r + 1 (without a time budget). "
                                               "Intervals at {confidence:.0%}: a speedup timed beside eager in several "
