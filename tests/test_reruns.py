@@ -4,6 +4,7 @@ import json
 import math
 import statistics
 import types
+from pathlib import Path
 
 import pytest
 
@@ -302,3 +303,11 @@ def test_from_ten_processes_one_far_off_moves_the_interval_as_it_moves_the_media
     plain = stats.t_quantile(0.975, 14) * math.sqrt(statistics.variance(logs) / 15)  # the plain mean's t
     r = run_record([math.exp(x) for x in logs]).result("default")
     assert rounds.half_width(None, r) < rounds.TARGET_HALF_WIDTH < plain
+
+
+def test_the_pages_words_for_the_trimming_are_the_code_s():
+    """The methodology page says in words what stats.TRIM is: "from ten processes on ... the lowest and
+    the highest tenth" (the settings line renders the constant itself)."""
+    assert round(1 / stats.TRIM) == 10 and int(stats.TRIM * 9) == 0 and int(stats.TRIM * 10) == 1
+    page = (Path(__file__).parents[1] / "docs" / "benchmarks" / "methodology.md").read_text(encoding="utf-8")
+    assert "From ten processes on" in page and "highest tenth" in page

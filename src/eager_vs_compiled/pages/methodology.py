@@ -52,7 +52,8 @@ def harness_settings() -> str:
                                               "{cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). A run of several workloads takes "
                                               "round r of each before round r + 1 (without a time budget). "
                                               "Intervals at {confidence:.0%}: a speedup timed beside eager in several "
-                                              "processes, Student's t over the processes' log ratios; any other figure, "
+                                              "processes, Student's t over the processes' log ratios (from {trim_from} processes on "
+                                              "their mean trimmed by {trim:.0%} at each end); any other figure, "
                                               "a percentile bootstrap of processes then their samples, {resamples:,} "
                                               "resamples; a speedup's interval adds the machine's run-to-run term "
                                               "where its record carries one (`reruns.py`). Every timing process "
@@ -64,6 +65,7 @@ def harness_settings() -> str:
                                               min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
                                               narrow=rounds.ROUNDS_NARROW,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
+                                              trim=stats.TRIM, trim_from=round(1 / stats.TRIM),
                                               confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
                                               version=rounds.HARNESS_VERSION)
             + "\n{: .evc-provenance }\n")
