@@ -251,8 +251,9 @@ def test_the_words_follow_the_interval_with_the_term_on_both_sides(point):
 
 
 def test_each_wide_mode_spends_a_budget_of_its_own(monkeypatch):  # noqa: F811
-    """Two modes whose processes never agree, each process 10 s of a fake clock: each gets the budget's
-    worth of extra rounds for itself (a budget shared by the workload would give each half as many)."""
+    """Two modes whose processes never agree, default's processes 10 s of a fake clock, max-autotune's
+    20 s: each gets its budget's worth of extra rounds for itself (a budget shared by the workload would
+    give each a third as many or fewer), and the one that stops first is said so once."""
     clock = [0.0]
     monkeypatch.setattr(rounds, "time", types.SimpleNamespace(perf_counter=lambda: clock[0],
                                                               monotonic=lambda: clock[0]))
@@ -261,7 +262,7 @@ def test_each_wide_mode_spends_a_budget_of_its_own(monkeypatch):  # noqa: F811
     def fake(args, env, timeout):
         mode = args["mode"]
         asked.append(mode)
-        clock[0] += 10.0
+        clock[0] += 10.0 if mode == "default" else 20.0
         wobble = 1.0 + (0.08 if asked.count(mode) % 2 else -0.08)
         procs = [{"n": 3, "eager_n": 3}]
         got = ModeResult(mode, "ok", samples_s=[0.005 * wobble] * 3, eager_samples_s=[0.010] * 3, processes=procs,
@@ -272,10 +273,11 @@ def test_each_wide_mode_spends_a_budget_of_its_own(monkeypatch):  # noqa: F811
     monkeypatch.setattr(measure, "_ensured", {})
     said = []
     rec = measure.measure_workload("mlp", "cpu", progress=said.append)
-    extra = int(rounds.EXTRA_BUDGET_S["cpu"] // 10.0)
-    for mode in ("default", "max-autotune"):
+    for mode, cost in (("default", 10.0), ("max-autotune", 20.0)):
+        extra = min(int(rounds.EXTRA_BUDGET_S["cpu"] // cost), rounds.ROUNDS_MAX - rounds.ROUNDS_MIN)
         assert len(rec.result(mode).processes) == rounds.ROUNDS_MIN + extra
-        assert any(f"mlp · {mode}: {rounds.ROUNDS_MIN + extra} rounds (its budget" in s for s in said)
+        assert sum(f"mlp · {mode}: {rounds.ROUNDS_MIN + extra} rounds (its budget" in s for s in said) == 1
+    assert sum("its budget for more is spent" in s for s in said) == 2  # once per mode, not every round after
 
 
 def test_eager_processes_of_their_own_cost_each_wide_mode_a_share():

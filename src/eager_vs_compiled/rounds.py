@@ -144,7 +144,7 @@ class _Mode:
                           if w.megacache and self.mode == "default" else None)
         self.result: ModeResult | None = None
         self.eager_beside: ModeResult | None = None  # interleaved protocol: eager from these processes
-        self.done = False  # failed, mismatched, or timed out: no more rounds
+        self.done = False  # failed, mismatched, timed out, or its budget spent: no more rounds
 
     def phase(self, rnd: int) -> str:
         if self.mode == "eager" or rnd == 0:
@@ -257,8 +257,9 @@ def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit:
                 return  # no compiled mode left: no speedup to narrow
             fit = _affordable(active, spent, EXTRA_BUDGET_S[profile])
             for m in active:
-                if m not in fit and m.mode != "eager":
+                if m not in fit and m.mode != "eager":  # out of budget: no more rounds, said once
                     say(f"{w.name} · {m.mode}: {rnd} rounds (its budget for more is spent)")
+                    m.done = True
             left = None if deadline is None else deadline - time.monotonic()
             if not fit or (left is not None and sum(_last_s(m) for m in fit) > left):
                 return
