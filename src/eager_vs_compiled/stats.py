@@ -190,8 +190,9 @@ def trimmed_location(logs: list[float], trim: float = TRIM) -> tuple[float, floa
     mean with the floor(trim * k) lowest and highest left out, its error from the Winsorized variance,
     (k - 1) s_w^2 / (h (h - 1)) for the h kept, with t at h - 1 (Tukey & McLaughlin 1963; Yuen 1974).
     Below 1 / trim processes nothing is left out: the plain mean and s^2 / k. Above, one process far off
-    the others (a slow window, an unlucky layout) moves the interval as it moves the median the pages
-    show, not by its square: the calibration's MLP ran 15 processes at 0.95-1.01x and one at 1.12x."""
+    the others (a slow window, an unlucky layout) moves the interval about as little as it moves the
+    median the pages show, where in s^2 its distance counts squared: the calibration's MLP ran 14
+    processes at 0.95-1.01x and one at 1.12x."""
     k = len(logs)
     g, xs = int(trim * k), sorted(logs)
     h = k - 2 * g
