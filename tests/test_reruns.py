@@ -313,3 +313,26 @@ def test_the_pages_words_for_the_trimming_are_the_code_s():
     assert round(1 / stats.TRIM) == 10 and int(stats.TRIM * 9) == 0 and int(stats.TRIM * 10) == 1
     page = (Path(__file__).parents[1] / "docs" / "benchmarks" / "methodology.md").read_text(encoding="utf-8")
     assert "From ten processes on" in page and "highest tenth" in page
+
+
+@pytest.mark.parametrize("ratios, words", [
+    ((2.0, 1.9, 1.8, 1.7), "the slower its eager calls, the lower its speedup"),
+    ((1.7, 1.8, 1.9, 2.0), "the slower its eager calls, the higher its speedup"),
+    ((2.0, 1.8, 1.8, 2.0), "no relation these runs can tell from chance"),
+])
+def test_what_moves_a_whole_run_is_said_as_the_runs_correlate(tmp_path, monkeypatch, ratios, words):
+    """Four calibration runs, eager 10 to 13 ms a call: the sentence follows the correlation of log eager
+    time and log speedup, and says nothing where t at n - 2 degrees of freedom does not tell it from chance."""
+    from eager_vs_compiled import machine
+    from eager_vs_compiled.pages import methodology
+
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    rel = store.release_dir(tmp_path, machine.describe()["slug"], store.release(machine.versions()["torch"]))
+    for i, (eager, ratio) in enumerate(zip((0.010, 0.011, 0.012, 0.013), ratios), 1):
+        folder = rel / experiments.CALIBRATION / f"run-{i}"
+        folder.mkdir(parents=True)
+        (folder / "mlp.json").write_text(run_record([ratio] * 4, eager_s=eager).to_json())
+    page = methodology.run_speed("mlp", "default")
+    assert words in page, page
+    lines = [line for line in page.splitlines() if " ms |" in line]
+    assert [line.split("|")[2].strip() for line in lines] == ["13 ms", "12 ms", "11 ms", "10 ms"]  # slowest eager first

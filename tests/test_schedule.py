@@ -103,3 +103,70 @@ def test_measure_interleaves_the_workloads_rounds_and_a_budget_runs_them_one_aft
     assert code == 0, err
     order = [w for w, _, _ in child]
     assert order == ["tiny_op"] * rounds.ROUNDS_NARROW + ["pointwise_08"] * rounds.ROUNDS_NARROW, order
+
+
+def test_the_run_s_aim_ends_the_rounds_beyond_the_minimum_never_the_minimum(child):
+    said = []
+    rec = measure.measure_workload("tiny_op", "cpu", progress=said.append, aim=0.0)  # long passed
+    assert len(rec.result("default").processes) == rounds.ROUNDS_MIN < rounds.ROUNDS_NARROW
+    assert f"tiny_op: {rounds.ROUNDS_MIN} rounds (the run's time aim for rounds beyond {rounds.ROUNDS_MIN} is reached)" in said
+    rec = measure.measure_workload("tiny_op", "cpu", aim=float("inf"))
+    assert len(rec.result("default").processes) == rounds.ROUNDS_NARROW
+
+
+def test_workloads_share_the_aim_and_no_round_beyond_the_minimum_ends_after_it(monkeypatch):
+    """Two workloads whose processes never agree, each process 10 s of a fake clock, the aim at 95 s:
+    three rounds of each (60 s), then rounds while they end by 95 s: the fourth of each (80 s) and the
+    fifth of the one first in that pass; the other's fifth would end at 100 s."""
+    import types
+
+    clock, asked = [0.0], []
+    monkeypatch.setattr(rounds, "time", types.SimpleNamespace(perf_counter=lambda: clock[0], monotonic=lambda: clock[0]))
+
+    def fake(args, env, timeout):
+        asked.append(args["workload"])
+        clock[0] += 10.0
+        wobble = 1.0 + (0.08 if asked.count(args["workload"]) % 2 else -0.08)
+        procs = [{"n": 3, "eager_n": 3}]
+        got = ModeResult(args["mode"], "ok", samples_s=[0.005 * wobble] * 3, eager_samples_s=[0.010] * 3,
+                         processes=procs, first_call_s=2.0, max_abs_err=0.0, max_rel_err=0.0)
+        return {args["mode"]: got, "eager": ModeResult("eager", "ok", samples_s=[0.010] * 3, processes=procs)}
+
+    monkeypatch.setattr(rounds, "_run_child", fake)
+    said = []
+    steps = {n: measure.workload_steps(n, "cpu", ["eager", "default"], progress=said.append, aim=95.0)
+             for n in ("tiny_op", "pointwise_08")}
+    got = {name: rec for name, rec, _ in schedule.interleave(steps)}
+    assert clock[0] <= 95.0
+    assert sorted(len(got[n].result("default").processes) for n in ("tiny_op", "pointwise_08")) == [4, 5]
+    assert sum("time aim" in s for s in said) == 2
+
+
+@pytest.mark.parametrize("value, seconds", [("", 1020.0), ("600", 600.0), ("0", 0.0), (" 90.5 ", 90.5), ("inf", float("inf"))])
+def test_the_aim_is_the_default_or_evc_aim_s(monkeypatch, value, seconds):
+    monkeypatch.setenv(schedule.AIM_ENV, value)
+    monkeypatch.setattr(schedule, "time", type("T", (), {"monotonic": staticmethod(lambda: 100.0)}))
+    assert schedule.aim(1020.0) == 100.0 + seconds
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan", "10 min"])
+def test_a_bad_evc_aim_s_is_refused_by_name_before_anything_is_measured(child, monkeypatch, capsys, tmp_path, value):
+    monkeypatch.setenv(schedule.AIM_ENV, value)
+    with pytest.raises(schedule.SettingError, match=f"EVC_AIM_S must be a number of seconds, 0 or more, not '{value}'"):
+        schedule.aim(1020.0)
+    code, out, err = run_cli(capsys, "measure", "--workload", "tiny_op", "--out", str(tmp_path))
+    assert code == 2 and f"error: EVC_AIM_S must be a number of seconds, 0 or more, not '{value}'" in err, err
+    assert child == []
+
+
+def test_measure_and_calibrate_give_each_run_the_aim(child, monkeypatch, tmp_path, capsys):
+    from eager_vs_compiled import calibrate
+
+    monkeypatch.setenv(schedule.AIM_ENV, "0")
+    code, out, err = run_cli(capsys, "measure", "--workload", "tiny_op", "--workload", "pointwise_08", "--mode", "default",
+                             "--out", str(tmp_path / "m"))
+    assert code == 0, err
+    assert [w for w, _, _ in child].count("tiny_op") == rounds.ROUNDS_MIN
+    child.clear()
+    calibrate.run(["tiny_op"], 2, tmp_path / "c", lambda s: None)
+    assert len(child) == 2 * rounds.ROUNDS_MIN  # each run its own aim, each its minimum

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from . import machine, measure, records, reruns, schedule, store
+from . import machine, measure, records, reruns, schedule, store, workloads
 # what the experiments wrote, read back (the pages read it there, without the measuring code)
 from .experiments import (CALIBRATION, EXPERIMENTS, INTERFERENCE, PAD_FLOOR, PROTOCOLS, Row,  # noqa: F401
                           load_runs, rows)
@@ -52,7 +52,8 @@ def run(names, runs: int, root: Path, progress: Progress, profile: str | None = 
         progress(f"the earlier calibration session kept as {kept}")
     for i in range(1, runs + 1):
         progress(f"calibration run {i} of {runs}: {', '.join(names)}")
-        steps = {n: measure.workload_steps(n, profile, progress=progress, protocol=protocol) for n in names}
+        aim = schedule.aim(measure.RUN_AIM_S[profile or workloads.default_profile()])  # as `measure` has
+        steps = {n: measure.workload_steps(n, profile, progress=progress, protocol=protocol, aim=aim) for n in names}
         for name, rec, _ in schedule.interleave(steps):
             _write(out / f"run-{i}" / f"{name}.json", rec)
     return out
@@ -90,8 +91,6 @@ def report(table: list[Row]) -> str:
 def _experiment(args, names: list[str], profile: str) -> str | None:
     """Which experiment the arguments ask for (None: a calibration), after checking them. ValueError
     names the bad input."""
-    from . import workloads
-
     outside = [n for n in names if not workloads.get(n).in_profile(profile)]
     if outside:
         raise ValueError(f"{', '.join(outside)} not in profile {profile!r}")
@@ -121,8 +120,6 @@ def _experiment(args, names: list[str], profile: str) -> str | None:
 
 def command(args, bar) -> int:
     """`calibrate`: measure (or with --report, only read) and print the table. ValueError: a bad input."""
-    from . import workloads
-
     names = args.workload or list(DEFAULT_WORKLOADS)
     profile = args.profile or workloads.default_profile()
     experiment = _experiment(args, names, profile)

@@ -136,7 +136,7 @@ def _show(args) -> int:
 
 def _plan(args) -> tuple[str, list]:
     """(profile, workloads to measure) from the command line; UsageError names a bad input."""
-    from . import workloads
+    from . import schedule, workloads
 
     profile = args.profile or workloads.default_profile()
     if profile == "gpu" and profile != workloads.default_profile() and args.device != "cpu":
@@ -156,6 +156,7 @@ def _plan(args) -> tuple[str, list]:
         plan = sorted((w for w in plan if w.name in args.workload), key=lambda w: args.workload.index(w.name))
     if args.budget is not None and not args.budget > 0:  # also refuses nan
         raise UsageError(f"--budget must be a positive number of seconds, not {args.budget:g}")
+    schedule.aim(0.0)  # EVC_AIM_S refused by name before anything is measured
     return profile, plan
 
 
@@ -268,7 +269,7 @@ def _on_term(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     import signal
 
-    from . import isolate, machine, records, workloads
+    from . import isolate, machine, records, schedule, workloads
 
     args = _parser(list(workloads.WORKLOADS), workloads.ALL_MODES).parse_args(argv)
     store_before = os.environ.get("EVC_MEASUREMENTS")
@@ -279,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _on_term)
     try:
         return command(args)
-    except (UsageError, machine.MachineNameError) as e:
+    except (UsageError, machine.MachineNameError, schedule.SettingError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except records.RecordError as e:

@@ -6,6 +6,8 @@ all match, and no mode is missing or was skipped for the time budget.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .records import Record
 
 BUDGET_SKIP = "time budget"  # how a mode skipped for want of time begins its message
@@ -33,3 +35,19 @@ def staleness(record: Record, machine: dict, torch_version: str, harness_version
         if old != new:
             return f"{what} changed ({old} → {new})"
     return None
+
+
+def merge(previous: Record, new: Record, todo: list[str]) -> Record:
+    """The previous record with the modes it owed (`todo`), newly measured in `new`, put in (the order of
+    the previous one)."""
+    measured = {r.mode: r for r in new.results if r.mode in todo}
+    old_e, new_e = previous.result("eager"), new.result("eager")
+    if "eager" not in todo and old_e is not None and new_e is not None and old_e.status == new_e.status == "ok":
+        # eager ran again in the rounds of the new modes: its processes join the earlier ones, so the
+        # baseline spans both windows
+        measured["eager"] = dataclasses.replace(
+            old_e, samples_s=old_e.samples_s + new_e.samples_s,
+            processes=(old_e.processes or [{"n": len(old_e.samples_s)}]) + new_e.processes)
+    order = [r.mode for r in previous.results] + [m for m in measured if previous.result(m) is None]
+    new.results = [measured.get(m) or previous.result(m) for m in order]
+    return new.finish()

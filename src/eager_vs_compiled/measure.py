@@ -18,7 +18,6 @@ Standard library + torch + torchvision only."""
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import tempfile
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Generator, Iterator
 
 from . import engines, freshness, machine, recipes, records, reruns, schedule, store, workloads
-from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
+from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, RUN_AIM_S, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
 
@@ -119,17 +118,17 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
                    timeout: float | None = None, progress: Progress | None = None,
                    deadline: float | None = None, device: str | None = None,
                    previous: Record | None = None, protocol: str | None = None,
-                   rounds: int | None = None) -> Generator[None, None, Record]:
+                   rounds: int | None = None, aim: float | None = None) -> Generator[None, None, Record]:
     """Measure a workload's modes in rounds of fresh processes (see _rounds): with the `interleaved`
     protocol eager is timed beside each compiled mode in each of its processes; with `alone` every
     mode, eager included, in processes of its own (default: default_protocol). `rounds` fixes their
     number (default: adaptive). With a `deadline` (time.monotonic()), a mode whose estimated cost no longer
-    fits is skipped; one that overruns it times out. A generator: it pauses after each round, returns the record."""
+    fits is skipped; one that overruns it times out; rounds beyond the minimum end before an `aim` (the
+    run's, shared by its workloads). A generator: it pauses after each round, returns the record."""
     w = workloads.get(name)
     profile = profile or workloads.default_profile()
     modes = list(modes or w.modes[profile])
-    if "eager" not in modes:
-        modes.insert(0, "eager")
+    modes = modes if "eager" in modes else ["eager", *modes]
     protocol = protocol or default_protocol(modes)
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
@@ -152,7 +151,7 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
         state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol,
                           term.sd if term.source else None) for i, m in enumerate(todo)}
         if state:
-            yield from _rounds(w, state, profile, limit, say, deadline, rounds)
+            yield from _rounds(w, state, profile, limit, say, deadline, rounds, aim)
         for m in state.values():
             if m.artifacts:
                 say(f"{name} · {m.mode}: compile from Mega-Cache artifacts (new process, empty cache)")
@@ -190,7 +189,7 @@ def budget_deadline() -> float | None:
         try:
             _deadline = time.monotonic() + float(raw)
         except ValueError:
-            raise ValueError(f"EVC_BUDGET_S must be a number of seconds, not {raw!r}") from None
+            raise schedule.SettingError(f"EVC_BUDGET_S must be a number of seconds, not {raw!r}") from None
     return _deadline
 
 
@@ -209,21 +208,6 @@ def _to_complete(previous: Record, w: workloads.Workload, profile: str, modes) -
     return todo
 
 
-def _merge(previous: Record, new: Record, todo: list[str]) -> Record:
-    """The previous record with the newly measured modes put in (the order of the previous one)."""
-    measured = {r.mode: r for r in new.results if r.mode in todo}
-    old_e, new_e = previous.result("eager"), new.result("eager")
-    if "eager" not in todo and old_e is not None and new_e is not None and old_e.status == new_e.status == "ok":
-        # eager ran again in the rounds of the new modes: its processes join the earlier ones, so the
-        # baseline spans both windows
-        measured["eager"] = dataclasses.replace(
-            old_e, samples_s=old_e.samples_s + new_e.samples_s,
-            processes=(old_e.processes or [{"n": len(old_e.samples_s)}]) + new_e.processes)
-    order = [r.mode for r in previous.results] + [m for m in measured if previous.result(m) is None]
-    new.results = [measured.get(m) or previous.result(m) for m in order]
-    return new.finish()
-
-
 def ensure_record(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
                   modes: list[str] | None = None, progress: Progress | None = None,
                   deadline: float | None = None, device: str | None = None,
@@ -239,16 +223,19 @@ def ensure_records(names: list[str], root: Path | None = None, force: bool = Fal
     """ensure_record for several workloads, as (name, record or None, RecordError or None) when each is
     done. Without a deadline their rounds are interleaved (round r of every workload before round r + 1,
     schedule.interleave), so each workload's processes span the whole run and a slow window of the
-    machine falls on a few processes of each, not on every process of one; with a deadline one after
-    another, so that what the budget leaves out is whole workloads, measured by the next run."""
-    steps = {n: ensure_steps(n, root, force, profile, modes, progress, deadline, device) for n in names}
-    return schedule.interleave(steps, records.RecordError, together=deadline is None and budget_deadline() is None)
+    machine falls on a few processes of each, not on every process of one, and the rounds beyond the minimum
+    share the run's aim (RUN_AIM_S, or EVC_AIM_S: schedule.aim); with a deadline one after another, so
+    that what the budget leaves out is whole workloads, measured by the next run."""
+    together = deadline is None and budget_deadline() is None
+    aim = schedule.aim(RUN_AIM_S[profile or workloads.default_profile()]) if together else None
+    steps = {n: ensure_steps(n, root, force, profile, modes, progress, deadline, device, aim=aim) for n in names}
+    return schedule.interleave(steps, records.RecordError, together=together)
 
 
 def ensure_steps(name: str, root: Path | None = None, force: bool = False, profile: str | None = None,
                  modes: list[str] | None = None, progress: Progress | None = None,
                  deadline: float | None = None, device: str | None = None,
-                 measure_missing: bool = True) -> Generator[None, None, Record | None]:
+                 measure_missing: bool = True, aim: float | None = None) -> Generator[None, None, Record | None]:
     """ensure_record as a generator that pauses after each round it measures. Records of other torch
     releases are never read or touched.
 
@@ -288,9 +275,9 @@ def ensure_steps(name: str, root: Path | None = None, force: bool = False, profi
     todo = _to_complete(previous, w, profile, modes) if previous is not None else None
     record = yield from workload_steps(name, profile, todo or modes, progress=progress or log.info,
                                        deadline=deadline if deadline is not None else budget_deadline(),
-                                       device=device, previous=previous)
+                                       device=device, previous=previous, aim=aim)
     if todo:
-        record = _merge(previous, record, todo)
+        record = freshness.merge(previous, record, todo)
     store.save(record, root)
     _ensured[key] = record
     return record

@@ -20,7 +20,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import isolate, measure, paths, peaks, records, store, workloads
+from . import isolate, measure, paths, peaks, records, schedule, store, workloads
 from .progress import ProgressBar
 
 LAST = "prepare.json"  # in the build's cache: when this step ran, and what it measured
@@ -66,6 +66,7 @@ def command(args) -> int:
     ctx = context.use(context.BuildContext.of_this_machine())
     t0, started = time.monotonic(), datetime.now(timezone.utc).isoformat(timespec="seconds")
     deadline = measure.budget_deadline() if args.budget is None else time.monotonic() + args.budget
+    schedule.aim(0.0)  # EVC_AIM_S refused by name before anything is measured
     plan = workloads.in_profile(ctx.profile)
     docs = paths.docs()
     print(f"prepare: {ctx.slug}, torch {ctx.torch}, profile {ctx.profile}: {len(plan)} workloads, the peaks, "

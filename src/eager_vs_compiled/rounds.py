@@ -45,6 +45,12 @@ ROUNDS_MAX = 30
 ROUNDS_NARROW = 5
 TARGET_HALF_WIDTH = 0.02
 EXTRA_BUDGET_S = {"cpu": 180.0, "gpu": 30.0}  # per compiled mode still wide
+# A run of several workloads starts rounds beyond ROUNDS_MIN only while they end within its aim, counted
+# from its start (schedule.aim; EVC_AIM_S sets another): the cpu suite's fourteen workloads, each wide
+# mode with its own budget, had done eight after 37 min (2026-12-07, the reference machine), where their
+# ROUNDS_MIN rounds alone took about fourteen (the processes of the suite's records of that night). Where the aim stops a workload, its interval is as wide as
+# its processes say. Runs of a few workloads (a calibration: four) end long before it.
+RUN_AIM_S = {"cpu": 17 * 60.0, "gpu": 10 * 60.0}
 PROTOCOLS = ("alone", "interleaved", "idle")
 # Protocols where eager is timed in the mode's own processes: beside it sample by sample (interleaved),
 # or first, with the mode loaded and idle, then the mode (idle: the interference experiment).
@@ -239,10 +245,11 @@ def _affordable(active: list[_Mode], spent: dict[str, float], budget: float) -> 
 
 
 def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit: float, say: Progress,
-            deadline: float | None, rounds: int | None) -> Iterator[None]:
+            deadline: float | None, rounds: int | None, aim: float | None = None) -> Iterator[None]:
     """Run the rounds: each a fresh process per mode, in an order that turns round by round, so that a
-    slow window falls on every mode and no mode always follows the same one. A generator: it pauses
-    after each round (schedule.interleave runs a round of every workload in turn)."""
+    slow window falls on every mode and no mode always follows the same one; beyond ROUNDS_MIN only
+    rounds that end before the run's `aim` (time.monotonic()). A generator: it pauses after each round
+    (schedule.interleave runs a round of every workload in turn)."""
     names = list(modes)
     spent: dict[str, float] = {}  # each compiled mode's extra rounds so far, in seconds
     eager = modes.get("eager")
@@ -262,6 +269,9 @@ def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit:
                     m.done = True
             left = None if deadline is None else deadline - time.monotonic()
             if not fit or (left is not None and sum(_last_s(m) for m in fit) > left):
+                return
+            if aim is not None and time.monotonic() + sum(_last_s(m) for m in fit) > aim:
+                say(f"{w.name}: {rnd} rounds (the run's time aim for rounds beyond {ROUNDS_MIN} is reached)")
                 return
             active = fit
         took: dict[str, float] = {}

@@ -5,15 +5,37 @@ returns its record. `interleave` runs round 1 of every workload, then round 2 of
 so on, the order turning by one each pass, so that the workloads' processes spread over the whole run:
 a slow window of the machine (a neighbour on the host, a thermal or power state) then falls on a few
 processes of each workload, where the interval sees it, instead of on every process of one workload,
-where it moves that workload's number and no interval can tell. Standard library only.
+where it moves that workload's number and no interval can tell. `aim` is the run's time for the rounds
+beyond each workload's minimum, which its workloads share. Standard library only.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Generator, Iterator, TypeVar
 
 T = TypeVar("T")
 Steps = Generator[None, None, T]
+AIM_ENV = "EVC_AIM_S"
+
+
+class SettingError(ValueError):
+    """A setting of the harness in the environment (EVC_AIM_S, EVC_BUDGET_S) that it cannot use."""
+
+
+def aim(default_s: float) -> float:
+    """The time (time.monotonic()) by which a run's rounds beyond the minimum should end: `default_s`
+    from now, or EVC_AIM_S seconds where it is set (more buys narrower intervals, 0 runs the minimum
+    only). SettingError names a value that is not a number of seconds."""
+    raw = os.environ.get(AIM_ENV, "").strip()
+    try:
+        seconds = float(raw) if raw else default_s
+    except ValueError:
+        seconds = float("nan")
+    if not seconds >= 0:  # also refuses nan; inf: no aim
+        raise SettingError(f"{AIM_ENV} must be a number of seconds, 0 or more, not {raw!r}")
+    return time.monotonic() + seconds
 
 
 def drain(steps: Steps) -> T:

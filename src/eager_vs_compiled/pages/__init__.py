@@ -27,6 +27,7 @@ DIRECTIVES = {
     "harness_settings": "pages.methodology:harness_settings", "protocols": "pages.methodology:protocols",
     "calibration": "pages.methodology:calibration", "slow_processes": "pages.methodology:slow_processes",
     "run_term": "pages.methodology:run_term",
+    "run_speed": "pages.methodology:run_speed",
     "headline": "pages.home:headline", "speedup_chart": "pages.home:speedup_chart",
     "machines": "pages.machines:machines", "record_outline": "pages.machines:record_outline",
     "build_machine": "pages.machines:build_machine", "needs_gpu": "pages.machines:needs_gpu",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import statistics
 from pathlib import Path
 
 from .. import data, experiments, records, reruns, rounds, stats, store, timing, workloads
@@ -50,7 +52,9 @@ def harness_settings() -> str:
                                               "another while fewer than {narrow} ran or a speedup's interval is wider "
                                               "than ±{target:.0%} (from then on, of those modes only), as long as that mode's own extra rounds fit in "
                                               "{cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). A run of several workloads takes "
-                                              "round r of each before round r + 1 (without a time budget). "
+                                              "round r of each before round r + 1 (without a time budget) and starts "
+                                              "rounds beyond {min} only while they end within {aim_cpu:.0f} min (cpu) or "
+                                              "{aim_gpu:.0f} min (gpu) of its start (`EVC_AIM_S` sets another). "
                                               "Intervals at {confidence:.0%}: a speedup timed beside eager in several "
                                               "processes, Student's t over the processes' log ratios (from {trim_from} processes on "
                                               "their mean trimmed by {trim:.0%} at each end); any other figure, "
@@ -65,6 +69,7 @@ def harness_settings() -> str:
                                               min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
                                               narrow=rounds.ROUNDS_NARROW,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
+                                              aim_cpu=rounds.RUN_AIM_S["cpu"] / 60, aim_gpu=rounds.RUN_AIM_S["gpu"] / 60,
                                               trim=stats.TRIM, trim_from=round(1 / stats.TRIM),
                                               confidence=stats.CONFIDENCE, resamples=stats.BOOTSTRAP_RESAMPLES,
                                               version=rounds.HARNESS_VERSION)
@@ -225,3 +230,38 @@ def slow_processes(name: str = "pointwise_08", mode: str = "eager", kind: str | 
         out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + said + "\n\n"
                        + stamp(recs, tr("workload {name}, mode {mode}", name=code(name), mode=code(mode)))))
     return "\n".join(out)
+
+
+def run_speed(name: str = "tiny_op", mode: str = "default") -> str:
+    """What moves a whole run: each calibration run of one workload mode (every session of the harness),
+    its eager and compiled time per call (the medians of its processes' medians) and its speedup,
+    slowest eager first, with the correlation across the runs of log eager time and log speedup."""
+    out = []
+    for slug, (rel, folder) in _experiments(experiments.CALIBRATION).items():
+        _, runs = reruns.pooled(folder.parent)
+        rows = []
+        for rec in runs.get(name, []):
+            r, s = rec.result(mode), data.speedup(rec, mode)
+            if r is None or s is None or not r.paired_processes():
+                continue
+            eager, mine = ([stats.median(p) for p in side] for side in r.paired_processes())
+            rows.append((stats.median(eager), stats.median(mine), s.point, rec))
+        if len(rows) < 3:
+            continue
+        rows.sort(key=lambda row: -row[0])
+        r_corr = statistics.correlation([math.log(e) for e, *_ in rows], [math.log(p) for _, _, p, _ in rows])
+        lines = [tr("| Run (recorded) | Eager per call | {mode} per call | Speedup |", mode=code(mode)), "|---|---|---|---|"]
+        lines += [f"| {esc(rec.date[:16].replace('T', ' '))} | {fmt_time(e)} | {fmt_time(c)} | {_x(p)} |"
+                  for e, c, p, rec in rows]
+        n = len(rows)
+        t = abs(r_corr) * math.sqrt((n - 2) / max(1e-12, 1 - r_corr ** 2))
+        how = (tr("no relation these runs can tell from chance (at 95%)") if t <= stats.t_quantile(0.975, n - 2) else
+               tr("the slower its eager calls, the lower its speedup: the compiled call slowed more than eager's")
+               if r_corr < 0 else tr("the slower its eager calls, the higher its speedup: eager's call slowed more"))
+        said = tr("Over {n} runs of {name}, the correlation of a run's eager time per call and its speedup (their "
+                  "logarithms) is **{r:+.2f}**: {how}. The speedups range from {lo} to {hi}.", n=n, name=code(name),
+                  r=r_corr, how=how, lo=_x(min(p for _, _, p, _ in rows)), hi=_x(max(p for _, _, p, _ in rows)))
+        recs = [rec for *_, rec in rows]
+        out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
+                       + stamp(recs, tr("every calibration session of this harness, each run's processes"))))
+    return "\n".join(out) or tr("No calibration run is committed yet (`python -m eager_vs_compiled calibrate`).") + "\n"
