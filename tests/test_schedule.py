@@ -170,3 +170,13 @@ def test_measure_and_calibrate_give_each_run_the_aim(child, monkeypatch, tmp_pat
     child.clear()
     calibrate.run(["tiny_op"], 2, tmp_path / "c", lambda s: None)
     assert len(child) == 2 * rounds.ROUNDS_MIN  # each run its own aim, each its minimum
+
+
+@pytest.mark.parametrize("name, value", [(schedule.AIM_ENV, "soon"), ("EVC_BUDGET_S", "an hour")])
+def test_the_site_s_prepare_step_refuses_a_bad_setting_by_name_before_measuring(child, monkeypatch, capsys, tmp_path,
+                                                                              name, value):
+    monkeypatch.setenv(name, value)
+    monkeypatch.setattr(measure, "_deadline", None)
+    code, out, err = run_cli(capsys, "prepare", "--out", str(tmp_path))
+    assert code == 2 and f"error: {name} must be a number of seconds" in err and value in err, err
+    assert child == [] and not any(tmp_path.iterdir())
