@@ -251,7 +251,8 @@ def run_speed(name: str = "tiny_op", mode: str = "default") -> str:
         rows.sort(key=lambda row: -row[0])
         r_corr = statistics.correlation([math.log(e) for e, *_ in rows], [math.log(p) for _, _, p, _ in rows])
         lines = [tr("| Run (recorded) | Eager per call | {mode} per call | Speedup |", mode=code(mode)), "|---|---|---|---|"]
-        lines += [f"| {esc(rec.date[:16].replace('T', ' '))} | {fmt_time(e)} | {fmt_time(c)} | {_x(p)} |"
+        x3 = "{:.3f}×".format  # these runs differ in the third digit
+        lines += [f"| {esc(rec.date[:16].replace('T', ' '))} | {fmt_time(e)} | {fmt_time(c)} | {x3(p)} |"
                   for e, c, p, rec in rows]
         n = len(rows)
         t = abs(r_corr) * math.sqrt((n - 2) / max(1e-12, 1 - r_corr ** 2))
@@ -260,7 +261,7 @@ def run_speed(name: str = "tiny_op", mode: str = "default") -> str:
                if r_corr < 0 else tr("the slower its eager calls, the higher its speedup: eager's call slowed more"))
         said = tr("Over {n} runs of {name}, the correlation of a run's eager time per call and its speedup (their "
                   "logarithms) is **{r:+.2f}**: {how}. The speedups range from {lo} to {hi}.", n=n, name=code(name),
-                  r=r_corr, how=how, lo=_x(min(p for _, _, p, _ in rows)), hi=_x(max(p for _, _, p, _ in rows)))
+                  r=r_corr, how=how, lo=x3(min(p for _, _, p, _ in rows)), hi=x3(max(p for _, _, p, _ in rows)))
         recs = [rec for *_, rec in rows]
         out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
                        + stamp(recs, tr("every calibration session of this harness, each run's processes"))))
