@@ -52,7 +52,7 @@ def run(names, runs: int, root: Path, progress: Progress, profile: str | None = 
         progress(f"the earlier calibration session kept as {kept}")
     for i in range(1, runs + 1):
         progress(f"calibration run {i} of {runs}: {', '.join(names)}")
-        aim = schedule.aim(measure.RUN_AIM_S[profile or workloads.default_profile()])  # as `measure` has
+        aim = measure.run_aim(profile)  # each run its own, as each `measure` has
         steps = {n: measure.workload_steps(n, profile, progress=progress, protocol=protocol, aim=aim) for n in names}
         for name, rec, _ in schedule.interleave(steps):
             _write(out / f"run-{i}" / f"{name}.json", rec)

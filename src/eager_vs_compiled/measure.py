@@ -217,6 +217,11 @@ def ensure_record(name: str, root: Path | None = None, force: bool = False, prof
     return schedule.drain(ensure_steps(name, root, force, profile, modes, progress, deadline, device, measure_missing))
 
 
+def run_aim(profile: str | None = None) -> float:
+    """The aim (time.monotonic()) of a run of several workloads starting now: RUN_AIM_S, or EVC_AIM_S."""
+    return schedule.aim(RUN_AIM_S[profile or workloads.default_profile()])
+
+
 def ensure_records(names: list[str], root: Path | None = None, force: bool = False, profile: str | None = None,
                    modes: list[str] | None = None, progress: Progress | None = None,
                    deadline: float | None = None, device: str | None = None) -> Iterator[tuple]:
@@ -227,7 +232,7 @@ def ensure_records(names: list[str], root: Path | None = None, force: bool = Fal
     share the run's aim (RUN_AIM_S, or EVC_AIM_S: schedule.aim); with a deadline one after another, so
     that what the budget leaves out is whole workloads, measured by the next run."""
     together = deadline is None and budget_deadline() is None
-    aim = schedule.aim(RUN_AIM_S[profile or workloads.default_profile()]) if together else None
+    aim = run_aim(profile) if together else None
     steps = {n: ensure_steps(n, root, force, profile, modes, progress, deadline, device, aim=aim) for n in names}
     return schedule.interleave(steps, records.RecordError, together=together)
 

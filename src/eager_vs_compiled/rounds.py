@@ -48,8 +48,9 @@ EXTRA_BUDGET_S = {"cpu": 180.0, "gpu": 30.0}  # per compiled mode still wide
 # A run of several workloads starts rounds beyond ROUNDS_MIN only while they end within its aim, counted
 # from its start (schedule.aim; EVC_AIM_S sets another): the cpu suite's fourteen workloads, each wide
 # mode with its own budget, had done eight after 37 min (2026-12-07, the reference machine), where their
-# ROUNDS_MIN rounds alone took about fourteen (the processes of the suite's records of that night). Where the aim stops a workload, its interval is as wide as
-# its processes say. Runs of a few workloads (a calibration: four) end long before it.
+# ROUNDS_MIN rounds alone took about fourteen (the processes of the suite's records of that night).
+# Where the aim stops a workload, its interval is as wide as its processes say. Runs of a few
+# workloads (a calibration: four) end long before it.
 RUN_AIM_S = {"cpu": 17 * 60.0, "gpu": 10 * 60.0}
 PROTOCOLS = ("alone", "interleaved", "idle")
 # Protocols where eager is timed in the mode's own processes: beside it sample by sample (interleaved),
@@ -267,10 +268,10 @@ def _rounds(w: workloads.Workload, modes: dict[str, _Mode], profile: str, limit:
                 if m not in fit and m.mode != "eager":  # out of budget: no more rounds, said once
                     say(f"{w.name} · {m.mode}: {rnd} rounds (its budget for more is spent)")
                     m.done = True
-            left = None if deadline is None else deadline - time.monotonic()
-            if not fit or (left is not None and sum(_last_s(m) for m in fit) > left):
+            cost, left = sum(_last_s(m) for m in fit), None if deadline is None else deadline - time.monotonic()
+            if not fit or (left is not None and cost > left):
                 return
-            if aim is not None and time.monotonic() + sum(_last_s(m) for m in fit) > aim:
+            if aim is not None and time.monotonic() + cost > aim:
                 say(f"{w.name}: {rnd} rounds (the run's time aim for rounds beyond {ROUNDS_MIN} is reached)")
                 return
             active = fit
