@@ -30,13 +30,49 @@ def test_the_term_is_the_spread_of_the_runs_beyond_what_their_processes_predict(
     # three runs; in each the processes agree exactly (W = 0), so all of the runs' spread is the term
     runs = {"mlp": [run_record([2.0] * 4), run_record([2.0 * math.exp(0.01)] * 4), run_record([2.0 * math.exp(-0.01)] * 4)]}
     term = reruns.estimate(runs, "here")
-    assert term == reruns.Term(pytest.approx(0.01), 1, 3, "here")
+    assert term == reruns.Term(pytest.approx(0.01), 1, 3, "here", own=(("mlp", "default", pytest.approx(0.01)),))
     # processes that differ as much as the runs do: nothing is left for the term (floored at zero)
     wide = [2.0 * math.exp(d) for d in (-0.05, 0.05, -0.05, 0.05)]
     assert reruns.estimate({"mlp": [run_record(wide), run_record(wide[::-1])]}).sd == 0.0
     # pooled over workloads and modes, each weighted by its runs - 1, in variance
     parts = reruns.components(runs)
     assert parts == [("mlp", "default", 3, pytest.approx(1e-4), 0.0)]
+
+
+def _runs(centres, name="mlp"):
+    out = [run_record([c] * 4) for c in centres]
+    for rec in out:
+        rec.workload = name
+    return out
+
+
+@pytest.mark.parametrize("k", [3, 9, 25])
+def test_each_workload_mode_gets_a_term_of_its_own_between_its_runs_and_the_machine_s(k):
+    """tiny_op's runs differ by 2 % (log sd), mlp's not at all (processes agree exactly: W = 0): the pool
+    weighs each by its runs - 1; each one's own term weighs its runs - 1 against PRIOR_RUNS of the pool's."""
+    wobble = [0.02 * (1 if i % 2 else -1) for i in range(k)]
+    runs = {"tiny_op": _runs([0.5 * math.exp(d) for d in wobble], "tiny_op"), "mlp": _runs([2.0] * k)}
+    b = statistics.variance(wobble)
+    term = reruns.estimate(runs, "here")
+    pooled = (k - 1) * b / (2 * (k - 1))
+    assert term.sd == pytest.approx(math.sqrt(pooled))
+    own_tiny = math.sqrt(((k - 1) * b + reruns.PRIOR_RUNS * pooled) / (k - 1 + reruns.PRIOR_RUNS))
+    own_mlp = math.sqrt(reruns.PRIOR_RUNS * pooled / (k - 1 + reruns.PRIOR_RUNS))
+    assert term.of("tiny_op", "default") == pytest.approx(own_tiny)
+    assert term.of("mlp", "default") == pytest.approx(own_mlp)
+    # between the machine's and its own runs', nearer its own the more runs it has
+    assert own_mlp < term.sd < own_tiny < math.sqrt(b)
+    assert term.of("resnet50_infer_fp32", "default") == term.sd == term.of("mlp", "max-autotune")  # not calibrated
+    said = reruns.describe(term, "tiny_op")
+    assert f"default ±{own_tiny:.2%}" in said and f"±{term.sd:.2%}" in said
+    assert "of its own" not in reruns.describe(term, "resnet50_infer_fp32")
+
+
+def test_a_workload_whose_processes_say_more_than_its_runs_gets_no_negative_term():
+    wide = [2.0 * math.exp(d) for d in (-0.05, 0.05, -0.05, 0.05)]
+    runs = {"mlp": [run_record(wide), run_record(wide[::-1])]}
+    term = reruns.estimate(runs)
+    assert term.sd == 0.0 and term.of("mlp", "default") == 0.0
 
 
 def test_no_calibration_no_term():
@@ -119,17 +155,21 @@ def test_a_machine_finds_its_own_calibration_the_same_release_first(tmp_path, mo
     reruns._for_machine.cache_clear()
 
 
-@pytest.mark.parametrize("sd", [0.0, 0.008])
+@pytest.mark.parametrize("sd", [0.0, 0.008, 0.015])
 def test_measure_writes_the_term_and_the_stop_rule_aims_at_the_interval_with_it(child, monkeypatch, sd):  # noqa: F811
-    monkeypatch.setattr(reruns, "here", lambda: reruns.Term(sd, 1, 3, "there"))
+    other = reruns.Term(0.001, 2, 3, "there", own=(("tiny_op", "default", sd), ("mlp", "default", 0.0)))
+    monkeypatch.setattr(reruns, "here", lambda: other)
     rec = measure.measure_workload("tiny_op", "cpu")
     k = len(rec.result("default").processes)
-    assert rec.result("default").run_sd == sd and rec.result("eager").run_sd is None
+    assert rec.result("default").run_sd == sd and rec.result("eager").run_sd is None  # its own, not the pool's
     # processes that agree exactly: the width is the term's alone, t(k - 1) * sd, narrow enough at
-    # ROUNDS_NARROW without it; with it, the first k whose t quantile brings it under the target
+    # ROUNDS_NARROW without it; with it, the first k whose t quantile brings it under the target; a term
+    # too wide for the target (1.5 %: t * sd > 2 % at any k) stops near its own width, not at ROUNDS_MAX
     need = next(k for k in range(rounds.ROUNDS_NARROW, rounds.ROUNDS_MAX + 1)
-                if math.sinh(stats.t_quantile(0.975, k - 1) * sd) <= rounds.TARGET_HALF_WIDTH)
-    assert k == need and (k > rounds.ROUNDS_NARROW) == (sd > 0)
+                if math.sinh(stats.t_quantile(0.975, k - 1) * sd) <= rounds.target(sd))
+    assert k == need and (k > rounds.ROUNDS_NARROW) == (sd > 0) and k < rounds.ROUNDS_MAX
+    assert (rounds.target(sd) > rounds.TARGET_HALF_WIDTH) == (sd == 0.015)
+    assert (1.96 * sd > rounds.TARGET_HALF_WIDTH) == (sd == 0.015)
     lo, hi = data.speedup_interval(rec.result("default"))
     assert (hi / lo > 1.0) == (sd > 0)
 
@@ -233,6 +273,21 @@ def test_after_rounds_narrow_only_the_modes_still_wide_get_more_rounds(monkeypat
     assert len(rec.result("default").processes) == rounds.ROUNDS_NARROW
     assert len(rec.result("max-autotune").processes) > rounds.ROUNDS_NARROW
     assert asked[2 * rounds.ROUNDS_NARROW:] == ["max-autotune"] * (len(asked) - 2 * rounds.ROUNDS_NARROW)
+
+
+def test_the_provenance_line_names_the_term_or_the_range_of_the_terms():
+    from eager_vs_compiled.pages import provenance
+
+    rec = run_record([2.0] * 3)
+    tune = ModeResult("max-autotune", "ok", samples_s=list(rec.result("default").samples_s),
+                      eager_samples_s=list(rec.result("default").eager_samples_s), processes=rec.result("default").processes)
+    rec.results = [rec.result("default"), tune]  # both timed beside eager, three processes each
+    rec.result("default").run_sd, tune.run_sd = 0.0052, 0.0049
+    assert provenance.protocol_words(rec).endswith("intervals with the run-to-run terms ±0.49% to ±0.52%")
+    tune.run_sd = 0.00521  # the same at the precision shown: one term
+    assert provenance.protocol_words(rec).endswith("intervals with the run-to-run term ±0.52%")
+    rec.result("default").run_sd = tune.run_sd = None
+    assert "run-to-run" not in provenance.protocol_words(rec)
 
 
 @pytest.mark.parametrize("point", [1.005, 0.995, 1.02, 0.98])

@@ -159,7 +159,8 @@ def command(args, bar) -> int:
     term = reruns.estimate(chosen)
     pooled, _ = reruns.pooled(where.parent)
     print(f"run-to-run term of these runs (reruns.py): ±{term.sd:.2%}, pooled over {term.groups} workload modes; "
-          f"of every session of this machine's harness ({pooled.sessions}): ±{pooled.sd:.2%}")
+          f"of every session of this machine's harness ({pooled.sessions}): ±{pooled.sd:.2%}; each workload mode's "
+          "own, which `measure` adds: " + ", ".join(f"{w} · {m} ±{sd:.2%}" for w, m, sd in pooled.own))
     print(f"records in {where}/", file=sys.stderr)
     return 0
 

@@ -146,10 +146,10 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
             say(f"{name} · {mode}: skipped ({why})")
         else:
             todo.append(mode)
-    say(f"{name}: {reruns.describe(term := reruns.here())}")
+    say(f"{name}: {reruns.describe(term := reruns.here(), name)}")
     with tempfile.TemporaryDirectory(prefix="evc-measure-") as folder:
         state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol,
-                          term.sd if term.source else None) for i, m in enumerate(todo)}
+                          term.of(name, m) if term.source else None) for i, m in enumerate(todo)}
         if state:
             yield from _rounds(w, state, profile, limit, say, deadline, rounds, aim)
         for m in state.values():

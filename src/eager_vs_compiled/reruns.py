@@ -7,11 +7,15 @@ needs its own repetitions). Only rerunning shows it, so it is measured once per 
 calibration (calibrate.py: K runs of the same workloads). For each workload and mode, the variance
 between the runs of their mean log speedup (B) minus the variance their processes predict for it (W,
 the mean over the runs of s^2 / k) is what no process of one run could see. Pooled over the workloads
-and modes, each weighted by its runs - 1, and floored at zero, its square root is the term. The runs
+and modes, each weighted by its runs - 1, and floored at zero, its square root is the machine's term.
+Workloads differ in it (the reference machine's 24 runs: the tiny op's B - W about twenty times the
+transformer block's), so each calibrated workload and mode gets a term of its own: its B - W and the
+pool's, weighted by its runs - 1 and PRIOR_RUNS (a shrinkage toward the pool: a few runs of one
+workload say little, many say much); a workload the calibration did not time gets the pool's. The runs
 of every calibration session of the machine's harness count, the newest (`calibration/`) and those
 `calibrate` kept beside it (`calibration-<date>/`), pooled as one set: a reader reruns in another
 hour, so what a later session differs by belongs in the term too. `measure`
-writes the machine's term into every mode it times (ModeResult.run_sd); the interval adds it in
+writes the term of each workload and mode into the mode it times (ModeResult.run_sd); the interval adds it in
 quadrature (stats.paired_speedups) and the stop rule aims at the interval with it. Standard library,
 the records layer and the machine's facts only.
 """
@@ -33,9 +37,19 @@ class Term(NamedTuple):
     runs: int  # the most runs of one of them
     source: str | None  # the calibration folder it comes from; None: no calibration of the machine
     sessions: int = 1  # calibration sessions pooled
+    own: tuple[tuple[str, str, float], ...] = ()  # (workload, mode, its term) of each calibrated one
+
+    def of(self, workload: str, mode: str) -> float:
+        """The term of one workload and mode: its own where the calibration timed it, else the pool's."""
+        return next((sd for w, m, sd in self.own if (w, m) == (workload, mode)), self.sd)
 
 
 NONE = Term(0.0, 0, 0, None, 0)
+# How many runs of its own a workload mode's B - W must have to weigh as much as the pool's: two
+# sessions of four. The reference machine's sessions left out one at a time, each judged with the term
+# of the others: padded intervals 21 of 120 with its own term at 4, 22 at 8, 27 at 16, 45 with the
+# pool's alone; runs inside another's interval 337-338 of 360 either way.
+PRIOR_RUNS = 8
 SESSION = f"{experiments.CALIBRATION}-"  # an earlier session, kept as calibration-<date of its first run>
 
 
@@ -77,8 +91,10 @@ def estimate(by_workload: dict[str, list[records.Record]], source: str | None = 
     parts = components(by_workload)
     if not parts:
         return NONE
-    excess = sum((k - 1) * (b - w) for _, _, k, b, w in parts) / sum(k - 1 for _, _, k, _, _ in parts)
-    return Term(math.sqrt(max(excess, 0.0)), len(parts), max(k for _, _, k, _, _ in parts), source)
+    excess = max(0.0, sum((k - 1) * (b - w) for _, _, k, b, w in parts) / sum(k - 1 for _, _, k, _, _ in parts))
+    own = tuple((name, mode, math.sqrt(max(0.0, ((k - 1) * (b - w) + PRIOR_RUNS * excess) / (k - 1 + PRIOR_RUNS))))
+                for name, mode, k, b, w in parts)
+    return Term(math.sqrt(excess), len(parts), max(k for _, _, k, _, _ in parts), source, own=own)
 
 
 def roots() -> list[Path]:
@@ -155,10 +171,13 @@ def here() -> Term:
     return for_machine(machine.describe()["slug"], store.release(machine.versions()["torch"]))
 
 
-def describe(term: Term) -> str:
-    """What a run's intervals hold, for the progress lines."""
+def describe(term: Term, workload: str | None = None) -> str:
+    """What a run's intervals hold, for the progress lines: for `workload`, the terms of its own modes."""
     if term.source is None:
         return ("no calibration of this machine found: intervals see this run's processes only "
                 "(`python -m eager_vs_compiled calibrate` measures the run-to-run term)")
-    return (f"intervals add the run-to-run term ±{term.sd:.2%} (from {term.source} and the sessions kept "
-            f"beside it: {term.sessions} session(s), {term.groups} workload modes)")
+    own = [f"{m} ±{sd:.2%}" for w, m, sd in term.own if w == workload]
+    which = (f"of its own ({', '.join(own)}; other modes the machine's ±{term.sd:.2%})" if own
+             else f"±{term.sd:.2%}, the machine's")
+    return (f"intervals add the run-to-run term {which} (from {term.source} and the sessions kept beside it: "
+            f"{term.sessions} session(s), {term.groups} workload modes)")

@@ -3,13 +3,13 @@
 Each round starts one fresh interpreter per mode (per compiled mode when eager is timed beside each,
 the `interleaved` protocol), in an order that turns by one mode each round, so that a slow window of
 the machine falls on every mode and no mode always follows the same one. A compiled mode's first
-process compiles cold, its second warm (the warm compile time), later ones from the same cache (an engine: from the artifact the first one saved).
-After ROUNDS_MIN rounds, another one while fewer than ROUNDS_NARROW ran or some speedup's interval is
-wider than TARGET_HALF_WIDTH (from ROUNDS_NARROW on, of those modes only), as long as that mode's own
-extra rounds fit in EXTRA_BUDGET_S. The rounds
-are a generator that pauses after each, so a run of several workloads can interleave them
-(schedule.py). Each process's entry in ModeResult.processes gets the window's steal time and its wall
-time here. Standard library only.
+process compiles cold, its second warm (the warm compile time), later ones from the same cache (an
+engine: from the artifact the first one saved). After ROUNDS_MIN rounds, another one while fewer than
+ROUNDS_NARROW ran or some speedup's interval is wider than its target (TARGET_HALF_WIDTH, or near its
+run-to-run term's width where that is wider; from ROUNDS_NARROW on, of those modes only), as long as that
+mode's own extra rounds fit in EXTRA_BUDGET_S. The rounds are a generator that pauses after each, so a run
+of several workloads can interleave them (schedule.py). Each process's entry in ModeResult.processes
+gets the window's steal time and its wall time here. Standard library only.
 """
 
 from __future__ import annotations
@@ -27,30 +27,28 @@ from .records import ModeResult
 
 Progress = Callable[[str], None]
 
-# Rounds of fresh processes, every mode once per round (Kalibera & Jones 2013: repeat at the level that
-# varies most, here the process). After ROUNDS_MIN, another round only while some speedup's interval is
-# wider than TARGET_HALF_WIDTH, that mode's extra rounds fit in EXTRA_BUDGET_S, and ROUNDS_MAX allows.
 HARNESS_VERSION = 6  # how records are measured: a record of another version is stale (freshness.py)
 # A cheap workload whose processes differ by a few percent needs about twenty of them to narrow to the
 # target (tiny_op's log ratios: s of 3-4 % between processes; twenty is pyperf's default number of worker
-# processes, its doc/runner.rst), and in a noisy window of the host more: pointwise_08's processes spread
-# 3-6 % in the 2026-12-07 04:27 calibration and stopped at a 90 s budget after twelve, at +-2.7 %, while
-# its four runs agreed within 0.6 %. Dearer workloads stop at the budget first.
+# processes, its doc/runner.rst), in a noisy window more: pointwise_08's spread 3-6 % on 2026-12-07 04:27,
+# stopped at a 90 s budget after twelve at +-2.7 %, its four runs within 0.6 %. Dearer ones stop at the budget.
 ROUNDS_MIN = 3
 ROUNDS_MAX = 30
 # A workload is "narrow enough" only from this many rounds on: the spread of three or four processes is
-# itself so uncertain that stopping as soon as it looks small picks runs whose processes happened to
-# agree (2026-12-06 calibration: tiny_op stopped after three processes at ±2.0 %, while its processes
-# differ by 3-5 %). Below it, rounds go on within the workload's budget.
+# itself so uncertain that stopping as soon as it looks small picks runs whose processes happened to agree
+# (2026-12-06: tiny_op stopped after three at ±2.0 %, its processes differing by 3-5 %).
 ROUNDS_NARROW = 5
 TARGET_HALF_WIDTH = 0.02
+# As narrow as the machine allows: a mode whose run-to-run term alone (reruns.py) is about as wide stops
+# within TERM_SLACK of the term's own width (processes narrow only the part they see; at 1.2 they add
+# at most 44 % of the term's variance). The tiny op's own term on the reference machine: about ±1.1 %.
+TERM_SLACK = 1.2
 EXTRA_BUDGET_S = {"cpu": 180.0, "gpu": 30.0}  # per compiled mode still wide
 # A run of several workloads starts rounds beyond ROUNDS_MIN only while they end within its aim, counted
 # from its start (schedule.aim; EVC_AIM_S sets another): the cpu suite's fourteen workloads, each wide
 # mode with its own budget, had done eight after 37 min (2026-12-07, the reference machine), where their
-# ROUNDS_MIN rounds alone took about fourteen (the processes of the suite's records of that night).
-# Where the aim stops a workload, its interval is as wide as its processes say. Runs of a few
-# workloads (a calibration: four) end long before it.
+# ROUNDS_MIN rounds alone took about fourteen (the processes of the suite's records of that night). Where
+# the aim stops a workload, its interval is as wide as its processes say; a calibration ends long before.
 RUN_AIM_S = {"cpu": 17 * 60.0, "gpu": 10 * 60.0}
 PROTOCOLS = ("alone", "interleaved", "idle")
 # Protocols where eager is timed in the mode's own processes: beside it sample by sample (interleaved),
@@ -213,6 +211,11 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     return stats.relative_half_width(point, lo, hi)
 
 
+def target(run_sd: float | None) -> float:
+    """The half-width a mode is narrowed to: the target, or TERM_SLACK times its term's normal 95 %."""
+    return max(TARGET_HALF_WIDTH, TERM_SLACK * 1.959964 * (run_sd or 0.0))
+
+
 def _still_wide(active: list[_Mode], eager: _Mode | None) -> list[_Mode]:
     """The modes another round should time (Kalibera & Jones: repeat where the variance is): each compiled
     mode whose interval is still wider than the target, and eager's own processes (timed alone) while one
@@ -224,7 +227,7 @@ def _still_wide(active: list[_Mode], eager: _Mode | None) -> list[_Mode]:
             continue
         if base is None and not m.result.eager_samples_s:
             continue  # eager failed: no speedup to narrow
-        if half_width(base, m.result) > TARGET_HALF_WIDTH:
+        if half_width(base, m.result) > target(m.result.run_sd):
             wide.append(m)
     return [m for m in active if m in wide or (m is eager and wide)]
 

@@ -182,14 +182,19 @@ def run_term(kind: str = experiments.CALIBRATION) -> str:
         if not term.groups:
             continue
         lines = [tr("| Workload / mode | Runs | The runs differ (sd) | Their processes predict (sd) | Left to the runs "
-                    "(sd) |"), "|---|---|---|---|---|"]
+                    "(sd) | Its term (sd) |"), "|---|---|---|---|---|---|"]
         for name, mode, k, between, within in reruns.components(runs):
             left = f"±{(between - within) ** 0.5:.2%}" if between > within else tr("none")
-            lines.append(f"| {esc(name)} / {code(mode)} | {k} | ±{between ** 0.5:.2%} | ±{within ** 0.5:.2%} | {left} |")
+            lines.append(f"| {esc(name)} / {code(mode)} | {k} | ±{between ** 0.5:.2%} | ±{within ** 0.5:.2%} | {left} | "
+                         f"±{term.of(name, mode):.2%} |")
         said = tr("Pooled over {groups} workload modes, up to {runs} runs each from {sessions} calibration sessions, "
-                  "each weighted by its runs − 1: a run-to-run term of **±{sd:.2%}**. `measure` adds the term of "
-                  "the machine's committed calibration to every interval it draws there, and writes it into the "
-                  "record.", groups=term.groups, sessions=term.sessions, runs=term.runs, sd=term.sd)
+                  "each weighted by its runs − 1: the machine's run-to-run term, **±{sd:.2%}**. Each workload mode "
+                  "the calibration timed gets a term of its own (the last column): the variance left to its runs, "
+                  "weighted by its runs − 1, averaged with the machine's, weighted as {prior} runs, so that a few "
+                  "runs move it little from the machine's and many make it theirs. `measure` adds each to the "
+                  "intervals of its workload mode (the machine's to a workload the calibration did not time) "
+                  "and writes it into the record.", groups=term.groups, sessions=term.sessions, runs=term.runs, sd=term.sd,
+                  prior=reruns.PRIOR_RUNS)
         recs = [rec for v in runs.values() for rec in v]
         out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
                        + stamp(recs, tr("every calibration session of this harness, its runs' mean log speedups"))))

@@ -187,10 +187,11 @@ def protocol_words(record: Record) -> str:
     k, beside = record.processes_per_mode, any(r.eager_samples_s for r in record.results)
     if k < 2:
         return tr("one process per mode, eager timed beside it")
-    sds = [r.run_sd for r in record.results if r.run_sd is not None]  # the run-to-run term (reruns.py)
+    sds = sorted({f"{r.run_sd:.2%}" for r in record.results if r.run_sd is not None}, key=lambda t: float(t[:-1]))
     return ((tr("each mode timed beside eager in {k} or more fresh processes", k=k) if beside else
              tr("each mode timed alone in {k} or more fresh processes", k=k))
-            + (tr(", intervals with the run-to-run term ±{sd:.2%}", sd=max(sds)) if sds else ""))
+            + ("" if not sds else tr(", intervals with the run-to-run term ±{sd}", sd=sds[0]) if len(sds) == 1
+               else tr(", intervals with the run-to-run terms ±{lo} to ±{hi}", lo=sds[0], hi=sds[-1])))
 
 
 def record_line(record: Record, page: bool = True) -> str:
