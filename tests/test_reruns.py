@@ -63,9 +63,9 @@ def test_each_workload_mode_gets_a_term_of_its_own_between_its_runs_and_the_mach
     # between the machine's and its own runs', nearer its own the more runs it has
     assert own_mlp < term.sd < own_tiny < math.sqrt(b)
     assert term.of("resnet50_infer_fp32", "default") == term.sd == term.of("mlp", "max-autotune")  # not calibrated
-    said = reruns.describe(term, "tiny_op")
-    assert f"default ±{own_tiny:.2%}" in said and f"±{term.sd:.2%}" in said
-    assert "of its own" not in reruns.describe(term, "resnet50_infer_fp32")
+    said = reruns.describe(term, "mlp", ["eager", "default", "max-autotune"])
+    assert f"default ±{own_mlp:.2%} (its own), max-autotune ±{term.sd:.2%} (the machine’s)" in said
+    assert f"term ±{term.sd:.2%} (from here" in reruns.describe(term)
 
 
 def test_a_workload_whose_processes_say_more_than_its_runs_gets_no_negative_term():
@@ -226,6 +226,46 @@ def test_every_session_of_the_harness_counts_as_one_set_of_runs(tmp_path):
     _session(rel / "calibration-2026-11-01-1000", [3.0, 3.0, 3.0], harness=1)  # another harness: left out
     _session(rel / "calibration-harness1-apart", [3.0, 3.0, 3.0])  # history, not a session: left out
     assert reruns.pooled(rel)[0] == term
+
+
+def _two_workloads(folder, tiny, mlp):
+    """A session: tiny_op's runs at the speedups `tiny`, mlp's at `mlp`, processes within ±1 %."""
+    for i, (t, m) in enumerate(zip(tiny, mlp), 1):
+        (folder / f"run-{i}").mkdir(parents=True)
+        for name, c in (("tiny_op", t), ("mlp", m)):
+            rec = run_record([c * math.exp(d) for d in (-0.01, 0.01, -0.01, 0.01)])
+            rec.workload, rec.date = name, f"2026-12-0{i}T10:00:00+00:00"
+            (folder / f"run-{i}" / f"{name}.json").write_text(rec.to_json())
+
+
+def test_each_session_is_judged_with_the_terms_of_the_others_only(tmp_path):
+    """Three sessions: tiny_op's runs differ by 3 % in each, mlp's agree. Judged with the others' terms,
+    each one's own widens tiny_op's intervals and narrows mlp's against the machine's; the session
+    whose runs differ most is not judged with a term its own spread made."""
+    rel = tmp_path / "box" / "torch-2.15.0"
+    _two_workloads(rel / experiments.CALIBRATION, [0.50, 0.515, 0.50, 0.515], [1.0] * 4)
+    _two_workloads(rel / "calibration-2026-12-01-1000", [0.45, 0.4635, 0.45, 0.4635], [1.0] * 4)
+    _two_workloads(rel / "calibration-2026-11-01-1000", [0.45, 0.4635, 0.45, 0.4635], [1.0] * 4)
+    own, pooled = reruns.judged(rel), reruns.judged(rel, own=False)
+    assert [f.name for f, _ in own] == [f.name for f, _ in pooled] == [
+        "calibration", "calibration-2026-12-01-1000", "calibration-2026-11-01-1000"]
+    for (_, mine), (_, shared) in zip(own, pooled):
+        width = {(r.workload, s): r.half_width for s, rows in (("own", mine), ("pooled", shared)) for r in rows}
+        assert width["tiny_op", "own"] > width["tiny_op", "pooled"]
+        assert width["mlp", "own"] < width["mlp", "pooled"]
+        assert sum(r.pairs for r in mine) == 2 * 12
+    # out of sample: a session whose runs scatter widely, beside two whose runs agree, is judged with the
+    # term of those two (none: their runs differ by less than their processes predict), not its own
+    rel = tmp_path / "other" / "torch-2.15.0"
+    _two_workloads(rel / experiments.CALIBRATION, [0.40, 0.50, 0.40, 0.50], [1.0] * 4)
+    _two_workloads(rel / "calibration-2026-12-01-1000", [0.5] * 4, [1.0] * 4)
+    _two_workloads(rel / "calibration-2026-11-01-1000", [0.5] * 4, [1.0] * 4)
+    assert reruns.pooled(rel)[0].sd > 0.05  # in sample, its spread would make the term
+    rec = reruns.sessions(rel)[0][1]["tiny_op"][0]
+    alone = stats.relative_half_width(*data.speedup(rec, "default"))  # its processes only
+    assert rec.result("default").run_sd is None and alone > 0
+    assert {r.workload: r for r in reruns.judged(rel)[0][1]}["tiny_op"].half_width == pytest.approx(alone)
+    assert reruns.judged(tmp_path / "nowhere") == []
 
 
 def test_a_new_session_keeps_the_one_before_beside_it_named_by_its_date(tmp_path):

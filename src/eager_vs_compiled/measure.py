@@ -146,7 +146,7 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
             say(f"{name} · {mode}: skipped ({why})")
         else:
             todo.append(mode)
-    say(f"{name}: {reruns.describe(term := reruns.here(), name)}")
+    say(f"{name}: {reruns.describe(term := reruns.here(), name, todo)}")
     with tempfile.TemporaryDirectory(prefix="evc-measure-") as folder:
         state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol,
                           term.of(name, m) if term.source else None) for i, m in enumerate(todo)}

@@ -22,6 +22,7 @@ the records layer and the machine's facts only.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import statistics
@@ -46,9 +47,11 @@ class Term(NamedTuple):
 
 NONE = Term(0.0, 0, 0, None, 0)
 # How many runs of its own a workload mode's B - W must have to weigh as much as the pool's: two
-# sessions of four. The reference machine's sessions left out one at a time, each judged with the term
-# of the others: padded intervals 21 of 120 with its own term at 4, 22 at 8, 27 at 16, 45 with the
-# pool's alone; runs inside another's interval 337-338 of 360 either way.
+# sessions of four. Each session judged with the terms of the others (judged; the methodology page shows
+# it): on the reference machine, intervals padded 21 of 120 with the own terms at 4, 22 at 8, 27 at 16,
+# 45 with the pool's; runs inside another's interval 337-338 of 360 with the own terms, 335 with the
+# pool's. The AMD machine's three sessions (2026-12-07): 15 of 60 padded and 168 of 180 inside with the
+# own terms at 8, 16 and 172 with the pool's.
 PRIOR_RUNS = 8
 SESSION = f"{experiments.CALIBRATION}-"  # an earlier session, kept as calibration-<date of its first run>
 
@@ -133,6 +136,29 @@ def pooled(release_dir: Path) -> tuple[Term, dict[str, list[records.Record]]]:
     return (term._replace(sessions=len(found)) if term.groups else NONE), merged
 
 
+def _with_term(rec: records.Record, term: Term, own: bool) -> records.Record:
+    """A copy of a record whose compiled modes carry `term`: each one's own, or the machine's (own=False)."""
+    return dataclasses.replace(rec, results=[dataclasses.replace(r, run_sd=None if r.mode == "eager" else (
+        term.of(rec.workload, r.mode) if own else term.sd)) for r in rec.results]).finish()
+
+
+def judged(release_dir: Path, own: bool = True) -> list[tuple[Path, list[experiments.Row]]]:
+    """Each calibration session of a machine's release (sessions), its runs' intervals drawn again with the
+    term of the other sessions alone (out of sample: not fitted to the runs they are judged on), each
+    workload mode's own or the machine's pooled one; the rows of the rerun table. Only the intervals
+    change: the processes are those the stop rule gave under the term of their day."""
+    found, out = sessions(release_dir), []
+    for i, (folder, runs) in enumerate(found):
+        others: dict[str, list[records.Record]] = {}
+        for _, theirs in found[:i] + found[i + 1:]:
+            for name, recs in theirs.items():
+                others.setdefault(name, []).extend(recs)
+        if (term := estimate(others)).groups:
+            redrawn = {name: [_with_term(r, term, own) for r in recs] for name, recs in runs.items()}
+            out.append((folder, experiments.rows(redrawn)))
+    return out
+
+
 def keep_session(folder: Path) -> Path | None:
     """Before a new session: move the calibration in `folder` aside, named by the date of its first run,
     so that its runs still count (and show). None when there is nothing to keep."""
@@ -171,13 +197,13 @@ def here() -> Term:
     return for_machine(machine.describe()["slug"], store.release(machine.versions()["torch"]))
 
 
-def describe(term: Term, workload: str | None = None) -> str:
-    """What a run's intervals hold, for the progress lines: for `workload`, the terms of its own modes."""
+def describe(term: Term, workload: str | None = None, modes: tuple[str, ...] | list[str] = ()) -> str:
+    """What a run's intervals hold, for the progress lines: the term of each of the workload's `modes`."""
     if term.source is None:
         return ("no calibration of this machine found: intervals see this run's processes only "
                 "(`python -m eager_vs_compiled calibrate` measures the run-to-run term)")
-    own = [f"{m} ±{sd:.2%}" for w, m, sd in term.own if w == workload]
-    which = (f"of its own ({', '.join(own)}; other modes the machine's ±{term.sd:.2%})" if own
-             else f"±{term.sd:.2%}, the machine's")
-    return (f"intervals add the run-to-run term {which} (from {term.source} and the sessions kept beside it: "
-            f"{term.sessions} session(s), {term.groups} workload modes)")
+    own = {m for w, m, _ in term.own if w == workload}
+    each = ", ".join(f"{m} ±{term.of(workload, m):.2%} ({'its own' if m in own else 'the machine’s'})"
+                     for m in modes if m != "eager")
+    return (f"intervals add the run-to-run term {each or f'±{term.sd:.2%}'} (from {term.source} and the sessions "
+            f"kept beside it: {term.sessions} session(s), {term.groups} workload modes)")

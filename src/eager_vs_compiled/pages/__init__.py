@@ -26,6 +26,7 @@ DIRECTIVES = {
     "best_recipe": "pages.recipe:ranking", "recipe_profile": "pages.recipe:where_the_time_goes", "timer_agreement": "pages.methodology:timer_agreement",
     "harness_settings": "pages.methodology:harness_settings", "protocols": "pages.methodology:protocols",
     "calibration": "pages.methodology:calibration", "slow_processes": "pages.methodology:slow_processes",
+    "term_choice": "pages.methodology:term_choice",
     "run_term": "pages.methodology:run_term",
     "run_speed": "pages.methodology:run_speed",
     "headline": "pages.home:headline", "speedup_chart": "pages.home:speedup_chart",

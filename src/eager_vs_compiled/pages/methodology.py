@@ -50,7 +50,8 @@ def harness_settings() -> str:
                      f"{stats.NOISY_IQR_FRACTION:.0%} | {fmt_time(cfg['timeout_s'])} |")
     return ("\n".join(lines) + "\n\n" + tr("Rounds of fresh processes: at least {min}, at most {max}; after {min}, "
                                               "another while fewer than {narrow} ran or a speedup's interval is wider "
-                                              "than ±{target:.0%} (from then on, of those modes only), as long as that mode's own extra rounds fit in "
+                                              "than ±{target:.0%}, or than {slack}× the normal 95% width of its run-to-run term alone where "
+                                              "that is wider (from then on, of those modes only), as long as that mode's own extra rounds fit in "
                                               "{cpu:.0f} s (cpu) or {gpu:.0f} s (gpu). A run of several workloads takes "
                                               "round r of each before round r + 1 (without a time budget) and starts "
                                               "rounds beyond {min} only while they end within {aim_cpu:.0f} min (cpu) or "
@@ -59,14 +60,15 @@ def harness_settings() -> str:
                                               "processes, Student's t over the processes' log ratios (from {trim_from} processes on "
                                               "their mean trimmed by {trim:.0%} at each end); any other figure, "
                                               "a percentile bootstrap of processes then their samples, {resamples:,} "
-                                              "resamples; a speedup's interval adds the machine's run-to-run term "
-                                              "where its record carries one (`reruns.py`). Every timing process "
+                                              "resamples; a speedup's interval adds the run-to-run term of its "
+                                              "workload mode where its record carries one (its own where the machine's calibration timed it, "
+                                              "else the machine's pooled one: `reruns.py`). Every timing process "
                                               "starts with "
                                               "`GLIBC_TUNABLES={tunables}` and `{thp}`. Harness version {version}, from "
                                               "`src/eager_vs_compiled/timing.py` and `rounds.py`.",
                                               tunables=rounds.allocator_env(own=True)["GLIBC_TUNABLES"],
                                               thp=f"{rounds.THP_ENV}={rounds.allocator_env(own=True)[rounds.THP_ENV]}",
-                                              min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH,
+                                              min=rounds.ROUNDS_MIN, max=rounds.ROUNDS_MAX, target=rounds.TARGET_HALF_WIDTH, slack=rounds.TERM_SLACK,
                                               narrow=rounds.ROUNDS_NARROW,
                                               cpu=rounds.EXTRA_BUDGET_S["cpu"], gpu=rounds.EXTRA_BUDGET_S["gpu"],
                                               aim_cpu=rounds.RUN_AIM_S["cpu"] / 60, aim_gpu=rounds.RUN_AIM_S["gpu"] / 60,
@@ -199,6 +201,29 @@ def run_term(kind: str = experiments.CALIBRATION) -> str:
         out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
                        + stamp(recs, tr("every calibration session of this harness, its runs' mean log speedups"))))
     return "\n".join(out) or tr("No calibration run is committed yet (`python -m eager_vs_compiled calibrate`).") + "\n"
+
+
+def term_choice() -> str:
+    """Each calibration session judged with the terms of its other sessions: the pooled and each one's own."""
+    out = []
+    for slug, (rel, folder) in _experiments(experiments.CALIBRATION).items():
+        judged = {tr("the machine's"): reruns.judged(folder.parent, False), tr("each one's own"): reruns.judged(folder.parent)}
+        if not all(judged.values()):
+            continue
+        lines, total = [tr("| Session | Term | Another run inside | Intervals overlap | Intervals padded |"),
+                        "|---|---|---|---|---|"], {}
+        for pair in zip(*judged.values()):  # a session with each term, side by side
+            for label, (f, got) in zip(judged, pair):
+                c = [sum(getattr(r, k) for r in got) for k in ("inside", "pairs", "overlap", "unordered", "padded")]
+                c.append(sum(len(r.speedups) for r in got))
+                total[label] = [a + b for a, b in zip(total.get(label, [0] * 6), c)]
+                lines.append(f"| {code(f.name)} | {label} | {c[0]}/{c[1]} | {c[2]}/{c[3]} | {c[4]}/{c[5]} |")
+        lines += [f"| {tr('all')} | {label} | {c[0]}/{c[1]} ({c[0] / c[1]:.0%}) | {c[2]}/{c[3]} ({c[2] / c[3]:.0%}) | "
+                  f"{c[4]}/{c[5]} |" for label, c in total.items()]
+        recs = [rec for _, runs in reruns.sessions(folder.parent) for v in runs.values() for rec in v]
+        out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + stamp(recs, tr(
+            "every calibration session of this harness, each drawn again with the terms of the others"))))
+    return "\n".join(out)
 
 
 def _first_runs(kind: str, name: str) -> dict[str, list[records.Record]]:
