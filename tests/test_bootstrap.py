@@ -16,7 +16,7 @@ def test_paired_resampling_cancels_drift_so_a_constant_ratio_gives_a_zero_width_
     # so median(compiled draw) = median(eager draw) / 2 and every bootstrap speedup is exactly 2.0.
     # Resampling each series on its own would pair a late eager with an early compiled sample
     # (0.018 / 0.005 = 3.6) and the interval would be wide.
-    dist = stats.boot_speedups(DRIFTING_EAGER, HALF, stats._rng("paired", "test"))
+    dist = stats.boot_speedups(DRIFTING_EAGER, HALF, stats.seeded_rng("paired", "test"))
     assert set(dist) == {2.0}
     assert stats.percentile_interval(dist) == (2.0, 2.0)
 
@@ -31,7 +31,7 @@ def test_the_interval_the_pages_print_is_the_paired_one():
 def test_series_of_unequal_length_are_resampled_each_on_its_own():
     # No pairs to keep: a draw of the three compiled samples is independent of the eager draw, so
     # with constant eager 0.012 the speedups are 0.012 over a median of {0.004, 0.006, 0.012}: 3, 2, 1.
-    dist = stats.boot_speedups([0.012] * 4, [0.004, 0.006, 0.012], stats._rng("unpaired", "test"), n=400)
+    dist = stats.boot_speedups([0.012] * 4, [0.004, 0.006, 0.012], stats.seeded_rng("unpaired", "test"), n=400)
     assert set(dist) == {3.0, 2.0, 1.0}
 
 

@@ -84,8 +84,8 @@ def test_speedup_changes_use_the_paired_bootstrap_interval(tmp_store):
 
 def test_bootstrap_interval_is_reproducible_and_contains_the_median():
     samples = [1.0, 1.1, 0.9, 1.2, 1.05, 0.95, 1.3]
-    a = stats.percentile_interval(stats.boot_medians(samples, stats._rng("x")))
-    b = stats.percentile_interval(stats.boot_medians(samples, stats._rng("x")))
+    a = stats.percentile_interval(stats.boot_medians(samples, stats.seeded_rng("x")))
+    b = stats.percentile_interval(stats.boot_medians(samples, stats.seeded_rng("x")))
     assert a == b and a[0] <= stats.median(samples) <= a[1]
 
 

@@ -64,7 +64,7 @@ def test_each_workload_mode_gets_a_term_of_its_own_between_its_runs_and_the_mach
     assert own_mlp < term.sd < own_tiny < math.sqrt(b)
     assert term.of("resnet50_infer_fp32", "default") == term.sd == term.of("mlp", "max-autotune")  # not calibrated
     said = reruns.describe(term, "mlp", ["eager", "default", "max-autotune"])
-    assert f"default ±{own_mlp:.2%} (its own), max-autotune ±{term.sd:.2%} (the machine’s)" in said
+    assert f"default ±{own_mlp:.2%} (its own), max-autotune ±{term.sd:.2%} (the machine's)" in said
     assert f"term ±{term.sd:.2%} (from here" in reruns.describe(term)
 
 
@@ -83,16 +83,16 @@ def test_no_calibration_no_term():
 def test_a_paired_interval_adds_the_term_in_quadrature():
     e = [[0.010] * 3 for _ in range(5)]
     c = [[0.005] * 3 for _ in range(5)]  # processes agree exactly: without the term, no width at all
-    assert set(stats.paired_speedups(e, c, stats._rng("t"))) == {2.0}
-    lo, hi = stats.percentile_interval(stats.paired_speedups(e, c, stats._rng("t"), run_sd=0.01))
+    assert set(stats.paired_speedups(e, c, stats.seeded_rng("t"))) == {2.0}
+    lo, hi = stats.percentile_interval(stats.paired_speedups(e, c, stats.seeded_rng("t"), run_sd=0.01))
     t = stats.t_quantile(0.975, 4)
     assert math.log(hi / 2.0) == pytest.approx(t * 0.01, rel=0.02) == pytest.approx(-math.log(lo / 2.0), rel=0.02)
 
 
 def test_an_apart_interval_adds_the_term_too():
     e, c = [[0.010] * 3 for _ in range(4)], [[0.005] * 3 for _ in range(4)]
-    assert set(stats.boot_process_speedups(e, c, stats._rng("a"), 400)) == {2.0}
-    lo, hi = stats.percentile_interval(stats.boot_process_speedups(e, c, stats._rng("a"), 400, run_sd=0.01))
+    assert set(stats.boot_process_speedups(e, c, stats.seeded_rng("a"), 400)) == {2.0}
+    lo, hi = stats.percentile_interval(stats.boot_process_speedups(e, c, stats.seeded_rng("a"), 400, run_sd=0.01))
     assert math.log(hi / 2.0) == pytest.approx(1.96 * 0.01, rel=0.03) == pytest.approx(-math.log(lo / 2.0), rel=0.03)
 
 

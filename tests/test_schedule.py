@@ -146,7 +146,7 @@ def test_workloads_share_the_aim_and_no_round_beyond_the_minimum_ends_after_it(m
 def test_the_aim_is_the_default_or_evc_aim_s(monkeypatch, value, seconds):
     monkeypatch.setenv(schedule.AIM_ENV, value)
     monkeypatch.setattr(schedule, "time", type("T", (), {"monotonic": staticmethod(lambda: 100.0)}))
-    assert schedule.aim(1020.0) == 100.0 + seconds
+    assert schedule.aim(1020.0) == 100.0 + seconds and schedule.aim_seconds(1020.0) == seconds
 
 
 @pytest.mark.parametrize("value", ["soon", "-1", "nan", "10 min"])
@@ -154,6 +154,8 @@ def test_a_bad_evc_aim_s_is_refused_by_name_before_anything_is_measured(child, m
     monkeypatch.setenv(schedule.AIM_ENV, value)
     with pytest.raises(schedule.SettingError, match=f"EVC_AIM_S must be a number of seconds, 0 or more, not '{value}'"):
         schedule.aim(1020.0)
+    with pytest.raises(schedule.SettingError, match="EVC_AIM_S"):
+        schedule.aim_seconds(0.0)
     code, out, err = run_cli(capsys, "measure", "--workload", "tiny_op", "--out", str(tmp_path))
     assert code == 2 and f"error: EVC_AIM_S must be a number of seconds, 0 or more, not '{value}'" in err, err
     assert child == []

@@ -43,7 +43,7 @@ def test_relative_error_of_median_needs_three_samples():
 @pytest.mark.parametrize("k", [1, 2, 3, 7, 41, 100])
 def test_the_bootstrap_draws_the_indices_randrange_would(k):
     # The intervals on the pages depend on these draws: the fast path must not move them.
-    fast, slow = stats._rng("w", "default", k), stats._rng("w", "default", k)
+    fast, slow = stats.seeded_rng("w", "default", k), stats.seeded_rng("w", "default", k)
     for _ in range(50):
         assert stats._draw(fast, k) == [slow.randrange(k) for _ in range(k)]
 
@@ -82,8 +82,8 @@ def test_a_compile_of_under_a_second_or_a_negative_estimate_is_counted_as_it_is(
 
 
 def test_the_bootstrap_seed_follows_the_key():
-    assert stats._rng("mlp", "default").random() == stats._rng("mlp", "default").random()
-    assert stats._rng("mlp", "default").random() != stats._rng("mlp", "max-autotune").random()
+    assert stats.seeded_rng("mlp", "default").random() == stats.seeded_rng("mlp", "default").random()
+    assert stats.seeded_rng("mlp", "default").random() != stats.seeded_rng("mlp", "max-autotune").random()
 
 
 def test_series_of_unequal_length_draw_the_asked_number_of_resamples_each(monkeypatch):
@@ -94,7 +94,7 @@ def test_series_of_unequal_length_draw_the_asked_number_of_resamples_each(monkey
         return [float(len(samples))] * n
 
     monkeypatch.setattr(stats, "boot_medians", medians)
-    assert stats.boot_speedups([1.0] * 3, [1.0] * 4, stats._rng("k"), n=5) == [0.75] * 5
+    assert stats.boot_speedups([1.0] * 3, [1.0] * 4, stats.seeded_rng("k"), n=5) == [0.75] * 5
     assert asked == [(3, 5), (4, 5)]
 
 
@@ -104,7 +104,7 @@ def test_a_modes_time_from_several_processes_is_the_median_of_their_medians():
 
 
 def test_one_steady_process_gives_a_point_not_an_interval():
-    assert set(stats.boot_process_medians([[3.0, 3.0, 3.0]], stats._rng("one"), n=50)) == {3.0}
+    assert set(stats.boot_process_medians([[3.0, 3.0, 3.0]], stats.seeded_rng("one"), n=50)) == {3.0}
 
 
 def test_the_interval_spans_what_the_processes_differ_by():
@@ -112,14 +112,14 @@ def test_the_interval_spans_what_the_processes_differ_by():
     any of 2.0x, 2.2x, 2.4x, and the 95% interval says so (one process's samples alone would give a point)."""
     eager = [[0.010] * 20, [0.011] * 20, [0.012] * 20]
     mode = [[0.005] * 20] * 3
-    dist = stats.boot_process_speedups(eager, mode, stats._rng("spread"))
+    dist = stats.boot_process_speedups(eager, mode, stats.seeded_rng("spread"))
     assert {round(x, 6) for x in dist} <= {2.0, 2.2, 2.4}
     assert tuple(round(x, 6) for x in stats.percentile_interval(dist)) == (2.0, 2.4)
 
 
 def test_a_process_without_samples_is_refused():
     with pytest.raises(ValueError, match="every process needs samples"):
-        stats.boot_process_medians([[1.0], []], stats._rng("x"), n=5)
+        stats.boot_process_medians([[1.0], []], stats.seeded_rng("x"), n=5)
 
 
 # --- paired: eager timed beside the mode in each process ------------------------------------------------
@@ -138,8 +138,8 @@ def test_paired_processes_are_drawn_together_so_a_common_slow_window_cancels():
     does every draw; drawn apart (as for modes timed in processes of their own), 1 to 4."""
     eager = [[0.010] * 9, [0.020] * 9, [0.010] * 9]
     mode = [[0.005] * 9, [0.010] * 9, [0.005] * 9]
-    assert {round(x, 9) for x in stats.paired_speedups(eager, mode, stats._rng("p"), n=200)} == {2.0}
-    apart = stats.boot_process_speedups(eager, mode, stats._rng("p"), n=200)
+    assert {round(x, 9) for x in stats.paired_speedups(eager, mode, stats.seeded_rng("p"), n=200)} == {2.0}
+    apart = stats.boot_process_speedups(eager, mode, stats.seeded_rng("p"), n=200)
     assert min(apart) == pytest.approx(1.0) and max(apart) == pytest.approx(4.0)
 
 
@@ -150,7 +150,7 @@ def test_a_paired_interval_is_students_t_over_the_processes_log_ratios():
     could not reach past e^0 and e^0.04."""
     mode = [[0.010, 0.011, 0.009]] * 3
     eager = [[0.010 * math.exp(x) * f for f in (1.0, 1.3, 0.8)] for x in (0.0, 0.02, 0.04)]
-    low, high = stats.percentile_interval(stats.paired_speedups(eager, mode, stats._rng("t")))
+    low, high = stats.percentile_interval(stats.paired_speedups(eager, mode, stats.seeded_rng("t")))
     half = 4.303 * 0.02 / math.sqrt(3)
     assert low == pytest.approx(math.exp(0.02 - half), rel=2e-3)
     assert high == pytest.approx(math.exp(0.02 + half), rel=2e-3)
@@ -176,7 +176,7 @@ def test_more_processes_that_agree_narrow_the_paired_interval():
     def width(k):
         logs = [0.01 * ((i % 3) - 1) for i in range(k)]
         eager = [[math.exp(x)] for x in logs]
-        lo, hi = stats.percentile_interval(stats.paired_speedups(eager, [[1.0]] * k, stats._rng("w")))
+        lo, hi = stats.percentile_interval(stats.paired_speedups(eager, [[1.0]] * k, stats.seeded_rng("w")))
         return hi / lo
     assert width(9) < width(3)
 
@@ -186,7 +186,7 @@ def test_paired_pairs_are_resampled_together_within_a_process_by_the_first_boots
     resample of the pairs keeps the ratio at 3."""
     eager = [[0.003 * (1 + i / 10) for i in range(11)]] * 2
     mode = [[0.001 * (1 + i / 10) for i in range(11)]] * 2
-    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats._rng("d"), n=100)} == {3.0}
+    assert {round(x, 9) for x in stats.boot_paired_speedups(eager, mode, stats.seeded_rng("d"), n=100)} == {3.0}
 
 
 @pytest.mark.parametrize("eager, mode", [([[1.0]], [[1.0], [1.0]]), ([[1.0, 1.0]], [[1.0]]), ([], []),
@@ -194,7 +194,7 @@ def test_paired_pairs_are_resampled_together_within_a_process_by_the_first_boots
 def test_unpaired_series_are_refused(eager, mode):
     for draws in (stats.paired_speedups, stats.boot_paired_speedups):
         with pytest.raises(ValueError, match="paired"):
-            draws(eager, mode, stats._rng("x"), n=3)
+            draws(eager, mode, stats.seeded_rng("x"), n=3)
 
 
 def test_an_interval_is_widened_to_hold_its_point_and_only_then():

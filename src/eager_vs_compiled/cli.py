@@ -156,7 +156,7 @@ def _plan(args) -> tuple[str, list]:
         plan = sorted((w for w in plan if w.name in args.workload), key=lambda w: args.workload.index(w.name))
     if args.budget is not None and not args.budget > 0:  # also refuses nan
         raise UsageError(f"--budget must be a positive number of seconds, not {args.budget:g}")
-    schedule.aim(0.0)  # EVC_AIM_S refused by name before anything is measured
+    schedule.aim_seconds(0.0)  # EVC_AIM_S refused by name before anything is measured
     return profile, plan
 
 

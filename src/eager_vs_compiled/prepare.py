@@ -66,7 +66,7 @@ def command(args) -> int:
     ctx = context.use(context.BuildContext.of_this_machine())
     t0, started = time.monotonic(), datetime.now(timezone.utc).isoformat(timespec="seconds")
     deadline = measure.budget_deadline() if args.budget is None else time.monotonic() + args.budget
-    schedule.aim(0.0)  # EVC_AIM_S refused by name before anything is measured
+    schedule.aim_seconds(0.0)  # EVC_AIM_S refused by name before anything is measured
     plan = workloads.in_profile(ctx.profile)
     docs = paths.docs()
     print(f"prepare: {ctx.slug}, torch {ctx.torch}, profile {ctx.profile}: {len(plan)} workloads, the peaks, "

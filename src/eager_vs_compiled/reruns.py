@@ -8,7 +8,7 @@ calibration (calibrate.py: K runs of the same workloads). For each workload and 
 between the runs of their mean log speedup (B) minus the variance their processes predict for it (W,
 the mean over the runs of s^2 / k) is what no process of one run could see. Pooled over the workloads
 and modes, each weighted by its runs - 1, and floored at zero, its square root is the machine's term.
-Workloads differ in it (the reference machine's 24 runs: the tiny op's B - W about twenty times the
+Workloads differ in it (the reference machine's 24 runs: the tiny op's B - W about fifty times the
 transformer block's), so each calibrated workload and mode gets a term of its own: its B - W and the
 pool's, weighted by its runs - 1 and PRIOR_RUNS (a shrinkage toward the pool: a few runs of one
 workload say little, many say much); a workload the calibration did not time gets the pool's. The runs
@@ -202,8 +202,8 @@ def describe(term: Term, workload: str | None = None, modes: tuple[str, ...] | l
     if term.source is None:
         return ("no calibration of this machine found: intervals see this run's processes only "
                 "(`python -m eager_vs_compiled calibrate` measures the run-to-run term)")
-    own = {m for w, m, _ in term.own if w == workload}
-    each = ", ".join(f"{m} ±{term.of(workload, m):.2%} ({'its own' if m in own else 'the machine’s'})"
+    own, pooled = {m for w, m, _ in term.own if w == workload}, "the machine's"
+    each = ", ".join(f"{m} ±{term.of(workload, m):.2%} ({'its own' if m in own else pooled})"
                      for m in modes if m != "eager")
     return (f"intervals add the run-to-run term {each or f'±{term.sd:.2%}'} (from {term.source} and the sessions "
             f"kept beside it: {term.sessions} session(s), {term.groups} workload modes)")

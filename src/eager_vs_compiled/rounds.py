@@ -206,7 +206,7 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     paired = r.paired_processes() is not None
     point = stats.speedup_point(e, c, paired)
     n = stats.BOOTSTRAP_RESAMPLES if paired else n
-    draws = stats.speedup_draws(e, c, paired, stats._rng("stop", r.mode), n, r.run_sd or 0.0)
+    draws = stats.speedup_draws(e, c, paired, stats.seeded_rng("stop", r.mode), n, r.run_sd or 0.0)
     lo, hi = stats.interval_holding(point, draws)
     return stats.relative_half_width(point, lo, hi)
 

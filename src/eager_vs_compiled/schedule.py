@@ -24,18 +24,25 @@ class SettingError(ValueError):
     """A setting of the harness in the environment (EVC_AIM_S, EVC_BUDGET_S) that it cannot use."""
 
 
-def aim(default_s: float) -> float:
-    """The time (time.monotonic()) by which a run's rounds beyond the minimum should end: `default_s`
-    from now, or EVC_AIM_S seconds where it is set (more buys narrower intervals, 0 runs the minimum
-    only). SettingError names a value that is not a number of seconds."""
+def aim_seconds(default_s: float) -> float:
+    """The seconds a run's rounds beyond the minimum may take: EVC_AIM_S where it is set (more buys
+    narrower intervals, 0 runs the minimum only, inf sets none), else `default_s`. SettingError names a
+    value that is not a number of seconds; the CLI calls it first, so a bad value stops a run before
+    anything is measured."""
     raw = os.environ.get(AIM_ENV, "").strip()
     try:
         seconds = float(raw) if raw else default_s
     except ValueError:
         seconds = float("nan")
-    if not seconds >= 0:  # also refuses nan; inf: no aim
+    if not seconds >= 0:  # also refuses nan
         raise SettingError(f"{AIM_ENV} must be a number of seconds, 0 or more, not {raw!r}")
-    return time.monotonic() + seconds
+    return seconds
+
+
+def aim(default_s: float) -> float:
+    """The time (time.monotonic()) by which a run's rounds beyond the minimum should end (aim_seconds
+    from now)."""
+    return time.monotonic() + aim_seconds(default_s)
 
 
 def drain(steps: Steps) -> T:

@@ -59,7 +59,7 @@ BOOTSTRAP_RESAMPLES = 2000
 CONFIDENCE = 0.95
 
 
-def _rng(*key) -> random.Random:
+def seeded_rng(*key) -> random.Random:
     """A generator seeded from `key` (e.g. workload, mode, release): same data, same interval."""
     return random.Random(hashlib.sha256(repr(key).encode()).hexdigest())
 
