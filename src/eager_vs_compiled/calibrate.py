@@ -22,7 +22,7 @@ from typing import Callable
 from . import machine, measure, records, reruns, schedule, store, workloads
 # what the experiments wrote, read back (the pages read it there, without the measuring code)
 from .experiments import (CALIBRATION, EXPERIMENTS, INTERFERENCE, PAD_FLOOR, PROTOCOLS, Row,  # noqa: F401
-                          load_runs, rows)
+                          load_runs, rows, totals)
 
 DEFAULT_WORKLOADS = ("tiny_op", "mlp", "pointwise_08", "transformer_block")
 Progress = Callable[[str], None]
@@ -80,11 +80,10 @@ def report(table: list[Row]) -> str:
     for r in table:
         lines.append(f"| {r.workload} / {r.mode} | {', '.join(f'{s:.2f}' for s in r.speedups)} | ±{r.half_width:.1%} | "
                      f"{r.spread:.1%} | {r.inside} of {r.pairs} | {r.overlap} of {r.unordered} | {r.padded} |")
-    inside, pairs = sum(r.inside for r in table), sum(r.pairs for r in table)
-    overlap, unordered = sum(r.overlap for r in table), sum(r.unordered for r in table)
-    if pairs:
-        lines.append(f"| all | | | | {inside} of {pairs} ({inside / pairs:.0%}) | {overlap} of {unordered} "
-                     f"({overlap / unordered:.0%}) | {sum(r.padded for r in table)} |")
+    t = totals(table)
+    if t.pairs:
+        lines.append(f"| all | | | | {t.inside} of {t.pairs} ({t.inside / t.pairs:.0%}) | {t.overlap} of {t.unordered} "
+                     f"({t.overlap / t.unordered:.0%}) | {t.padded} |")
     return "\n".join(lines)
 
 

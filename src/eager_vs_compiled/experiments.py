@@ -71,6 +71,21 @@ def rows(by_workload: dict[str, list[records.Record]], speedup=data.speedup) -> 
     return out
 
 
+class Totals(NamedTuple):
+    inside: int
+    pairs: int
+    overlap: int
+    unordered: int
+    padded: int
+    intervals: int  # one per run of each row
+
+
+def totals(table: list[Row]) -> Totals:
+    """The counts of a rerun table summed over its rows (its "all" line)."""
+    return Totals(*(sum(getattr(r, k) for r in table) for k in Totals._fields[:-1]),
+                  sum(len(r.speedups) for r in table))
+
+
 def load_footprint(path: Path) -> dict:
     """A footprint record (footprint.py), validated: a record is input from anyone's fork."""
     import json

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -39,9 +40,8 @@ ROUNDS_MAX = 30
 # (2026-12-06: tiny_op stopped after three at ±2.0 %, its processes differing by 3-5 %).
 ROUNDS_NARROW = 5
 TARGET_HALF_WIDTH = 0.02
-# As narrow as the machine allows: a mode whose run-to-run term alone (reruns.py) is about as wide stops
-# within TERM_SLACK of the term's own width (processes narrow only the part they see; at 1.2 they add
-# at most 44 % of the term's variance). The tiny op's own term on the reference machine: about ±1.1 %.
+# As narrow as the machine allows: a mode whose term alone (reruns.py; the tiny op's on the reference machine
+# about ±1.1 %) is about as wide stops within TERM_SLACK of its width (processes add at most 44 % of its variance).
 TERM_SLACK = 1.2
 EXTRA_BUDGET_S = {"cpu": 180.0, "gpu": 30.0}  # per compiled mode still wide
 # A run of several workloads starts rounds beyond ROUNDS_MIN only while they end within its aim, counted
@@ -213,7 +213,7 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
 
 def target(run_sd: float | None) -> float:
     """The half-width a mode is narrowed to: the target, or TERM_SLACK times its term's normal 95 %."""
-    return max(TARGET_HALF_WIDTH, TERM_SLACK * 1.959964 * (run_sd or 0.0))
+    return max(TARGET_HALF_WIDTH, TERM_SLACK * statistics.NormalDist().inv_cdf(0.5 + stats.CONFIDENCE / 2) * (run_sd or 0.0))
 
 
 def _still_wide(active: list[_Mode], eager: _Mode | None) -> list[_Mode]:

@@ -159,15 +159,13 @@ def calibration(kind: str = experiments.CALIBRATION, interval: str = "site") -> 
         for r in table:
             lines.append(f"| {esc(r.workload)} / {code(r.mode)} | {', '.join(_x(s) for s in r.speedups)} | "
                          f"±{r.half_width:.1%} | {r.spread:.1%} | {r.inside}/{r.pairs} | {r.overlap}/{r.unordered} |")
-        inside, pairs = sum(r.inside for r in table), sum(r.pairs for r in table)
-        overlap, unordered = sum(r.overlap for r in table), sum(r.unordered for r in table)
-        wider = sum(r.padded for r in table)
+        t = experiments.totals(table)
         said = tr("Over {n} runs: a run's speedup lies inside another run's 95% interval in **{inside} of {pairs}** "
                   "ordered pairs ({share:.0%}); two runs' intervals overlap in **{overlap} of {unordered}** pairs "
                   "({oshare:.0%}); {wider} of {count} intervals are wider than the larger of ±{floor:.0%} and the "
-                  "runs' own spread.", n=max(len(v) for v in runs.values()), inside=inside, pairs=pairs,
-                  share=inside / pairs, overlap=overlap, unordered=unordered, oshare=overlap / unordered, wider=wider,
-                  count=sum(len(r.speedups) for r in table), floor=experiments.PAD_FLOOR)
+                  "runs' own spread.", n=max(len(v) for v in runs.values()), inside=t.inside, pairs=t.pairs,
+                  share=t.inside / t.pairs, overlap=t.overlap, unordered=t.unordered, oshare=t.overlap / t.unordered,
+                  wider=t.padded, count=t.intervals, floor=experiments.PAD_FLOOR)
         recs = [rec for v in runs.values() for rec in v]
         out.append(tab(tab_label(slug, recs), said + "\n\n" + "\n".join(lines) + "\n\n"
                        + stamp(recs, tr("`calibrate`: each workload measured again and again, one whole run after "
@@ -214,8 +212,7 @@ def term_choice() -> str:
                         "|---|---|---|---|---|"], {}
         for pair in zip(*judged.values()):  # a session with each term, side by side
             for label, (f, got) in zip(judged, pair):
-                c = [sum(getattr(r, k) for r in got) for k in ("inside", "pairs", "overlap", "unordered", "padded")]
-                c.append(sum(len(r.speedups) for r in got))
+                c = experiments.totals(got)
                 total[label] = [a + b for a, b in zip(total.get(label, [0] * 6), c)]
                 lines.append(f"| {code(f.name)} | {label} | {c[0]}/{c[1]} | {c[2]}/{c[3]} | {c[4]}/{c[5]} |")
         lines += [f"| {tr('all')} | {label} | {c[0]}/{c[1]} ({c[0] / c[1]:.0%}) | {c[2]}/{c[3]} ({c[2] / c[3]:.0%}) | "
