@@ -208,15 +208,15 @@ def term_choice() -> str:
         judged = {tr("the machine's"): reruns.judged(folder.parent, False), tr("each one's own"): reruns.judged(folder.parent)}
         if not all(judged.values()):
             continue
-        lines, total = [tr("| Session | Term | Another run inside | Intervals overlap | Intervals padded |"),
-                        "|---|---|---|---|---|"], {}
+        lines = [tr("| Session | Term | Another run inside | Intervals overlap | Intervals padded |"), "|---|---|---|---|---|"]
         for pair in zip(*judged.values()):  # a session with each term, side by side
             for label, (f, got) in zip(judged, pair):
                 c = experiments.totals(got)
-                total[label] = [a + b for a, b in zip(total.get(label, [0] * 6), c)]
-                lines.append(f"| {code(f.name)} | {label} | {c[0]}/{c[1]} | {c[2]}/{c[3]} | {c[4]}/{c[5]} |")
-        lines += [f"| {tr('all')} | {label} | {c[0]}/{c[1]} ({c[0] / c[1]:.0%}) | {c[2]}/{c[3]} ({c[2] / c[3]:.0%}) | "
-                  f"{c[4]}/{c[5]} |" for label, c in total.items()]
+                lines.append(f"| {code(f.name)} | {label} | {c.inside}/{c.pairs} | {c.overlap}/{c.unordered} | {c.padded}/{c.intervals} |")
+        for label, found in judged.items():
+            c = experiments.totals([r for _, got in found for r in got])
+            lines.append(f"| {tr('all')} | {label} | {c.inside}/{c.pairs} ({c.inside / c.pairs:.0%}) | {c.overlap}/{c.unordered} "
+                         f"({c.overlap / c.unordered:.0%}) | {c.padded}/{c.intervals} |")
         recs = [rec for _, runs in reruns.sessions(folder.parent) for v in runs.values() for rec in v]
         out.append(tab(tab_label(slug, recs), "\n".join(lines) + "\n\n" + stamp(recs, tr(
             "every calibration session of this harness, each drawn again with the terms of the others"))))
