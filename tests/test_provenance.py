@@ -116,6 +116,33 @@ def test_the_words_and_the_break_even_follow_the_interval(compiled, words, shown
     assert p.breakeven(r) == calls
 
 
+@pytest.mark.parametrize("ci, words, shown", [
+    # a bound that two decimals would print as 1.00 gets the digits that put it on its side of 1
+    ((0.972, 0.9962), "slower", "0.98× (0.97–0.996)"),
+    ((0.972, 1.0004), "no measurable difference", "0.98× (0.97–1.0004)"),
+    ((1.0031, 1.04), "faster", "1.02× (1.003–1.04)"),
+    ((0.9994, 1.04), "no measurable difference", "1.02× (0.999–1.04)"),
+    ((0.994, 1.006), "no measurable difference", "1.02× (0.99–1.01)"),
+])
+def test_a_bound_near_one_is_printed_on_the_side_its_words_say(ci, words, shown, monkeypatch):
+    r = result(compiled=(0.0102,) * 3 if shown.startswith("0.98") else (0.0098,) * 3)
+    monkeypatch.setattr(p, "interval", lambda _r: ci)
+    assert p.direction(r) == words and p.speedup(r, bold=False) == shown
+    low, high = (float(v) for v in shown.split("(")[1].rstrip(")").split("–"))
+    assert (low > 1, high < 1) == (words == "faster", words == "slower")  # as printed, as said
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.996, "0.996"), (1.004, "1.004"), (0.9996, "0.9996"), (1.00004, "1.00004"),
+    (0.994, "0.99"), (1.006, "1.01"), (1.0, "1.00"), (0.97, "0.97"), (12.345, "12.35"),
+])
+def test_a_ratio_is_printed_with_two_decimals_unless_they_would_round_it_onto_one(value, text):
+    from eager_vs_compiled.pages.ratios import ratio, with_interval
+
+    assert ratio(value) == text
+    assert with_interval(0.98, 0.97, value) == f"0.98× (0.97–{text})"
+
+
 def test_the_break_even_is_written_with_thousands_separators():
     r = result(compiled=(0.009,) * 3)  # 1 ms saved per call, 2 s - 9 ms to repay: 1,991 calls
     assert p.breakeven(r) == "1,991 calls"

@@ -192,6 +192,36 @@ def test_every_english_page_has_its_chinese_edition_with_the_same_numbers(site):
             assert [sorted(number.findall(c)) for c in cells[0]] == [sorted(number.findall(c)) for c in cells[1]], page
 
 
+def test_every_interval_beside_a_verdict_is_printed_on_the_side_its_words_say(site):
+    """"0.98× (0.97–1.00): slower" shows an interval that holds 1 beside a word that says it does not:
+    on every built page, in both editions, a ratio's printed interval and the word after it agree
+    (faster: its low bound above 1; slower: its high bound below 1; no measurable difference: 1 in it)."""
+    import html
+
+    from eager_vs_compiled.pages.lang import tr, using
+
+    said = {}
+    for lang in ("en", "zh"):
+        with using(lang):
+            said.update({tr(w).lstrip(":： "): k for w, k in ((": eager slower", "faster"), (": eager faster", "slower"),
+                                                          ("faster", "faster"), ("slower", "slower"),
+                                                          ("no measurable difference", "none"))})
+    shown = re.compile(r"(\d+(?:\.\d+)?)×\s*\((\d+(?:\.\d+)?)×?–(\d+(?:\.\d+)?)×?\)\s*[:：,，]?\s*(\S[^<]{0,30})")
+    checked, wrong = 0, []
+    for page in pages(site["dir"]):
+        text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", " ",
+                                                                                page.read_text(), flags=re.S))))
+        for m in shown.finditer(text):
+            word = next((said[w] for w in sorted(said, key=len, reverse=True) if m[4].startswith(w)), None)
+            if word is None:
+                continue
+            low, high = float(m[2]), float(m[3])
+            checked += 1
+            if not {"faster": low > 1, "slower": high < 1, "none": low <= 1 <= high}[word]:
+                wrong.append(f"{page.relative_to(site['dir'])}: {m[0]}")
+    assert checked > 100 and not wrong, wrong
+
+
 def test_the_second_edition_runs_no_snippet_and_no_measurement_again(site):
     """Each snippet runs (or is read from the cache) once per build, each workload is measured at most
     once, and the report counts what the build did, not what its two editions showed."""

@@ -12,6 +12,7 @@ from . import charts, provenance
 from .benchmarks import records_by_machine
 from .downloads import links
 from .lang import is_zh, then, tr, tr_known
+from .ratios import with_interval
 from .provenance import (median_distribution, breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
 from .recipe import versus
@@ -221,7 +222,7 @@ def summary(names: list[str]) -> str:
                 fastest = (f"{code(top.mode)} " + (speedup(top, bold=False) if top.mode != "eager" else "1×")
                            if top else tr("no mode finished"))
                 duel = _duel(rec, prec, floor)
-                ratio = (f"{duel[2][0]:.2f}× ({duel[2][1]:.2f}–{duel[2][2]:.2f}): {tr(duel[2][3])}" if duel else "—")
+                ratio = (f"{with_interval(*duel[2][:3])}: {tr(duel[2][3])}" if duel else "—")
                 lines.append(f"| {esc(tr_known(rec.title))} | {prec} | {fastest} | "
                              + (f"{code(recipe.mode)} {speedup(recipe, bold=False)}" if recipe else "—") + " | "
                              + (f"{code(engine.mode)} {speedup(engine, bold=False)}" if engine else "—") + f" | {ratio} |")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .. import experiments, records, stats
 from ..records import ModeResult, Record
 from .lang import tr, tr_known
+from .ratios import with_interval
 from .methodology import _experiments
 from .provenance import code, esc, fmt_time, ok, stamp, tab, tab_label
 
@@ -22,7 +23,7 @@ def _eager_medians(r: ModeResult, beside: bool) -> list[float]:
 
 def _moved(ratio: tuple[float, float, float]) -> str:
     point, low, high = ratio
-    said = f"{point:.2f}× ({low:.2f}–{high:.2f})"
+    said = with_interval(point, low, high)
     if low > 1:
         return said + tr(": eager slower")
     if high < 1:

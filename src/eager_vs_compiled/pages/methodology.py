@@ -9,6 +9,7 @@ from pathlib import Path
 from .. import data, experiments, records, reruns, rounds, stats, store, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
+from .ratios import ratio
 from .provenance import this_machine
 from .provenance import code, esc, fmt_time, interval as speedup_interval, median_distribution, ok, stamp, tab, tab_label
 
@@ -103,7 +104,7 @@ def _with_ci(point: float, dist, unit) -> str:
 
 
 def _x(v: float) -> str:
-    return f"{v:.2f}×"
+    return f"{ratio(v)}×"
 
 
 def protocols() -> str:

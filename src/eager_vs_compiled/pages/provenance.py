@@ -20,6 +20,7 @@ from ..data import (eager_processes, median_distribution, noise_floor, one_proce
                     speedup_distribution, speedup_interval as interval)
 from . import context
 from .lang import is_zh, tr
+from .ratios import ratio
 from ..records import ModeResult, Record
 
 MARKER = re.compile(r"<!-- evc:shown (\{.*?\}) -->")
@@ -109,8 +110,7 @@ def direction(r: ModeResult) -> str | None:
 
 def verdict(r: ModeResult) -> str:
     """The direction in the page's language ('—' without an interval)."""
-    words = direction(r)
-    return tr(words) if words else "—"
+    return tr(words) if (words := direction(r)) else "—"
 
 
 def speedup(r: ModeResult, bold: bool = True) -> str:
@@ -119,7 +119,7 @@ def speedup(r: ModeResult, bold: bool = True) -> str:
         return "—"
     ci = interval(r)
     point = f"**{r.speedup:.2f}×**" if bold else f"{r.speedup:.2f}×"
-    return point + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+    return point + (f" ({ratio(ci[0])}–{ratio(ci[1])})" if ci else "")
 
 
 def breakeven(r: ModeResult) -> str:

@@ -15,6 +15,7 @@ from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
 from .lang import then, tr
+from .ratios import with_interval
 from .machines import roof
 from .provenance import (median_distribution, breakeven, code, esc, fmt_time, machine_label, noise_floor, ok, speedup, stamp, tab, tab_label,
                          this_machine, verdict)
@@ -71,7 +72,7 @@ def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
 
 def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record, floor: float) -> str:
     point, lo, hi, said = versus(winner, w_rec, other, o_rec, floor)
-    return f"{point:.2f}× ({lo:.2f}–{hi:.2f}), {tr(said)}"
+    return f"{with_interval(point, lo, hi)}, {tr(said)}"
 
 
 def _window(top: dict | None, recs: list[Record]) -> str:

@@ -9,6 +9,7 @@ import re
 
 from ..recipes import kind
 from ..records import Record
+from .ratios import with_interval
 from .provenance import best, esc, fmt_bytes, interval, ok, ranked, verdict
 from .tables import table
 
@@ -22,7 +23,7 @@ def one_line(rec: Record) -> str:
         failed = ", ".join(f"{r.mode}: {r.status}" for r in rec.results if r.mode != "eager")
         return f"do not compile: no compiled mode finished and matched eager ({esc(failed)})"
     lo, hi = interval(fastest) or (fastest.speedup, fastest.speedup)
-    said = f"{fastest.speedup:.2f}× ({lo:.2f}–{hi:.2f})"
+    said = with_interval(fastest.speedup, lo, hi)
     if verdict(fastest) != "faster":
         why = "slower" if verdict(fastest) == "slower" else "no measurable difference"
         return (f"do not compile: the best mode, `{esc(fastest.mode)}`, is {said} against eager — {why}"
@@ -49,7 +50,7 @@ def ranking_lines(rec: Record) -> str:
     lines = []
     for i, r in enumerate(ranked(rec), 1):
         lo, hi = interval(r) or (r.speedup, r.speedup)
-        lines.append(f"{i}. `{esc(r.mode)}` ({_kind(r.mode)}): {r.speedup:.2f}× ({lo:.2f}–{hi:.2f}), {verdict(r)}")
+        lines.append(f"{i}. `{esc(r.mode)}` ({_kind(r.mode)}): {with_interval(r.speedup, lo, hi)}, {verdict(r)}")
     lines += [f"- `{esc(r.mode)}`: {esc(r.status)}" + (f" ({esc(r.message)})" if r.message else "")
               for r in rec.results if r.mode != "eager" and r.status != "ok"]
     return "\n".join(lines) + "\n" if lines else "- no mode beside eager was measured\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .. import experiments, records, stats
 from ..records import Record
 from .lang import tr
+from .ratios import with_interval
 from .methodology import experiment_files
 from .provenance import code, esc, fmt_time, ok, stamp, tab, tab_label
 
@@ -23,7 +24,7 @@ def _row(r, rec: Record, latency: Record | None) -> str:
     vs = "—"
     if r.mode != "eager" and eager is not None and ok(eager) and len(r.samples_s) > 1 and len(eager.samples_s) > 1:
         point, lo, hi = stats.ratio_interval(eager.samples_s, r.samples_s)
-        vs = f"{point:.2f}× ({lo:.2f}–{hi:.2f})"
+        vs = with_interval(point, lo, hi)
     return (f"| {code(r.mode)} | {fmt_time(one.median_s) if one is not None and ok(one) else '—'} | "
             f"{_rate(r.throughput)} ({_rate(min(rounds))}–{_rate(max(rounds))}) | {_split(r)} | {vs} |")
 
