@@ -114,6 +114,20 @@ def test_words_follow_the_intervals(records):
     assert re.search(r"In bf16, .*runs at 0\.50× .*<code>openvino\+bf16</code>, latency against latency \(one stream\): slower\.", said)
 
 
+def test_the_fastest_is_called_so_alone_only_when_it_is_ahead_of_every_other_mode(records):
+    # fp32: the recipe and ONNX Runtime within each other's noise (overlapping rounds), OpenVINO clearly behind
+    records[NAME] = record([result("default+freezing+cl", None, samples=[s / 2 for s in OVERLAPPING]),
+                            result("onnxruntime", None, samples=[s / 2 * 1.01 for s in OVERLAPPING]),
+                            result("openvino", 0.008)])
+    said, summary = page.conclusion(NAME), page.summary([NAME])
+    assert "within the noise of <code>onnxruntime</code>." in said and "<code>openvino</code>" not in said.split(".")[0]
+    fastest = next(ln for ln in summary.splitlines() if "| fp32 |" in ln).strip().strip("|").split("|")[2]
+    assert fastest.startswith(" <code>default+freezing+cl</code>") and fastest.endswith("within the noise of <code>onnxruntime</code> ")
+    # the other side: ONNX Runtime twice as slow, clearly behind: no qualifier
+    records[NAME] = record([result("default+freezing+cl", 0.004), result("onnxruntime", 0.008), result("openvino", 0.008)])
+    assert "within the noise of" not in page.conclusion(NAME) + page.summary([NAME])
+
+
 def test_the_summary_has_one_row_per_workload_and_precision(records):
     records[NAME] = record([result("default+freezing+cl", 0.008), result("onnxruntime", 0.005),
                             result("default+freezing+cl+bf16", 0.002), result("openvino+bf16", 0.004)])
@@ -156,6 +170,32 @@ def test_the_page_renders_in_chinese(records):
     with lang.using("zh"):
         text = page.table(NAME) + page.conclusion(NAME) + page.summary([NAME])
     assert "未进入排名" in text and "最快的正确运行方式" in text
+
+
+def test_the_model_reports_verdict_names_the_ways_its_pick_is_not_ahead_of():
+    from eager_vs_compiled.pages import report
+
+    tied = record([result("default+freezing+cl", None, samples=[s / 2 for s in OVERLAPPING]),
+                   result("onnxruntime", None, samples=[s / 2 * 1.01 for s in OVERLAPPING]), result("openvino", 0.008)])
+    said = report.one_line(tied)
+    assert said.startswith("compile with `default+freezing+cl`: ") and "faster (within the noise of `onnxruntime`)," in said
+    ahead = record([result("default+freezing+cl", 0.004), result("onnxruntime", 0.008), result("openvino", 0.008)])
+    assert "within the noise" not in report.one_line(ahead) and " faster, pays off" in report.one_line(ahead)
+
+
+def test_the_home_answer_names_the_ways_it_is_not_ahead_of(tmp_path, monkeypatch):
+    import dataclasses
+
+    monkeypatch.setenv("EVC_MEASUREMENTS", str(tmp_path))
+    spread = (0.005, 0.0056, 0.0044, 0.0053, 0.0047)
+    for behind, said in ((1.0, True), (2.0, False)):  # max-autotune as fast as default, then twice as slow
+        rec = make_record("mlp", eager=(0.010,) * 5, compiled=spread)
+        rec = dataclasses.replace(rec, results=[dataclasses.replace(r, samples_s=[s * behind for s in r.samples_s]).finish(1)
+                                                if r.mode == "max-autotune" else r for r in rec.results])
+        store.save(rec, tmp_path)
+        context.use(context.BuildContext.of_this_machine())  # a new build: nothing read yet
+        row = next(ln for ln in home.headline(["mlp"]).splitlines() if ln.startswith("| MLP"))
+        assert ("within the noise of <code>max-autotune</code>" in row) == said, row
 
 
 def test_the_home_answer_names_a_faster_recipe_or_engine_of_the_same_model(tmp_path, monkeypatch):

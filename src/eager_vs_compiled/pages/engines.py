@@ -12,10 +12,10 @@ from . import charts, provenance
 from .benchmarks import records_by_machine
 from .downloads import links
 from .lang import is_zh, then, tr, tr_known
-from .ratios import with_interval
+from .ratios import ratio, with_interval
 from .provenance import (median_distribution, breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
-from .recipe import versus
+from .recipe import level, versus
 
 KNOB_WORDS = {"freezing": "freezing", "cl": "channels_last", "bf16": "bfloat16", "physical-cores": "physical cores",
               "compiled-optimizer": "compiled optimizer", "dynamic": "dynamic shapes",
@@ -160,6 +160,11 @@ def _duel(rec: Record, prec: str, floor: float) -> tuple[ModeResult, ModeResult,
     return recipe, engine, versus(recipe, rec, engine, rec, floor)
 
 
+def _level(rows: list[ModeResult], rec: Record, floor: float) -> str:
+    """The qualifier of the first of `rows` (recipe.level): the modes after it it is not ahead of."""
+    return level(rows[0], rec, [(r, rec) for r in rows[1:]], floor)
+
+
 def verdict_text(rec: Record) -> str:
     """One paragraph computed from the record: the fastest correct way, then, per precision, the best
     torch.compile recipe against the best engine, in words that follow the intervals."""
@@ -171,7 +176,7 @@ def verdict_text(rec: Record) -> str:
                machine=machine_words(rec.machine), model=esc(tr_known(rec.title)), mode=code(first.mode),
                precision=precision(first.mode, rec))
             + (tr(", at {x} the speed of fp32 eager ({words})", x=speedup(first), words=verdict(first))
-               if first.mode != "eager" else "") + tr(".")]
+               if first.mode != "eager" else "") + _level(rows, rec, floor) + tr(".")]
     for prec in ("fp32", "bf16"):
         duel = _duel(rec, prec, floor)
         if duel is None:
@@ -179,7 +184,7 @@ def verdict_text(rec: Record) -> str:
         recipe, engine, (point, lo, hi, words) = duel
         said.append(tr("In {precision}, the best torch.compile recipe {recipe} runs at {ratio}× ({lo}–{hi}) the "
                        "speed of the best engine {engine}, latency against latency (one stream): {words}.", precision=prec, recipe=code(recipe.mode),
-                       ratio=f"{point:.2f}", lo=f"{lo:.2f}", hi=f"{hi:.2f}", engine=code(engine.mode), words=tr(words)))
+                       ratio=ratio(point), lo=ratio(lo), hi=ratio(hi), engine=code(engine.mode), words=tr(words)))
     said.append(tr("Modes of one record run in separate processes: a ratio inside ±{floor:.0%} (the largest difference "
                    "between the eager times of its processes) is called within the noise.", floor=floor) if floor else
                 tr("Each mode was timed in several fresh processes of its own: a ratio is called a difference only when "
@@ -218,9 +223,9 @@ def summary(names: list[str]) -> str:
                 recipe, engine = _best(rows, rec, "compile", prec), _best(rows, rec, "engine", prec)
                 if recipe is None and engine is None:
                     continue
-                top = next((r for r in rows if precision(r.mode, rec) == prec), None)
-                fastest = (f"{code(top.mode)} " + (speedup(top, bold=False) if top.mode != "eager" else "1×")
-                           if top else tr("no mode finished"))
+                mine = [r for r in rows if precision(r.mode, rec) == prec]
+                fastest = (f"{code(mine[0].mode)} " + (speedup(mine[0], bold=False) if mine[0].mode != "eager" else "1×")
+                           + _level(mine, rec, floor) if mine else tr("no mode finished"))
                 duel = _duel(rec, prec, floor)
                 ratio = (f"{with_interval(*duel[2][:3])}: {tr(duel[2][3])}" if duel else "—")
                 lines.append(f"| {esc(tr_known(rec.title))} | {prec} | {fastest} | "

@@ -7,8 +7,9 @@ from ..records import ModeResult, Record
 from . import charts
 from .context import current, fresh_record, measure_command
 from .lang import tr, tr_known
-from .provenance import (best, breakeven, code, esc, interval, machine_label, speedup, verdict, fmt_time, machine_words,
-                         shown, span)
+from .provenance import (best, breakeven, code, esc, interval, machine_label, noise_floor, ranked, speedup, verdict,
+                         fmt_time, machine_words, shown, span)
+from .recipe import level
 
 
 def siblings(name: str) -> list[str]:
@@ -45,14 +46,17 @@ def headline(names: list[str]) -> str:
             lines.append(f"| {code(name)} | — | " + tr("not measured on this machine ({command})",
                                                       command=measure_command(name)) + " | — | — | — | — |")
             continue
-        top, source, _ = fastest(rec)
+        top, source, others = fastest(rec)
         if top is None:
             lines.append(f"| {esc(tr_known(rec.title))} | — | " + tr("no compiled mode finished") + " | — | — | — | — |")
             continue
         if source is not rec:
             used.append(source)
+        qualifier = level(top, source, [(m, r) for r in [rec, *others] for m in ranked(r)], noise_floor([rec, *others]))
+        used += [r for r in others if r is not source and f"({code(r.workload)})" in qualifier]
         lines.append(f"| {esc(tr_known(rec.title))} | {fmt_time(top.eager_median_s)} | {code(top.mode)} "
-                     f"{fmt_time(top.median_s)} | {speedup(top)}: {verdict(top)} | "
+                     f"{fmt_time(top.median_s)}{qualifier} | "
+                     f"{speedup(top)}: {verdict(top)} | "
                      f"{fmt_time(top.compile_cold_s)} | {breakeven(top)} | {code(source.workload)} |")
     if not recs:
         return "\n".join(lines) + "\n"

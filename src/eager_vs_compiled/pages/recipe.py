@@ -70,6 +70,14 @@ def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
     return point, lo, hi, "faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise"
 
 
+def level(top: ModeResult, top_rec: Record, rivals: list[tuple[ModeResult, Record]], floor: float) -> str:
+    """', within the noise of `b`, `c` (`record`)': the rivals whose throughput the top's does not clear
+    (versus); '' when it clears every one: only then is it called the fastest or the best unqualified."""
+    tied = [code(m.mode) + (f" ({code(r.workload)})" if r is not top_rec else "")
+            for m, r in rivals if m is not top and versus(top, top_rec, m, r, floor)[3] != "faster"]
+    return tr(", within the noise of {modes}", modes=", ".join(tied)) if tied else ""
+
+
 def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record, floor: float) -> str:
     point, lo, hi, said = versus(winner, w_rec, other, o_rec, floor)
     return f"{with_interval(point, lo, hi)}, {tr(said)}"
@@ -112,7 +120,7 @@ def ranking(arch: str = "resnet50") -> str:
         eager = next((rr for rr in rows if rr[0].mode == "eager" and rr[1] is w_rec), None)
         summary = (tr("**Best recipe here: {mode} at batch {batch}**, {rate} images/s, {share} of the measured peak",
                       mode=code(winner.mode), batch=w_rec.spec["sizes"].get("batch"), rate=f"{winner.throughput:,.1f}",
-                      share=_share(winner, w_rec, top))
+                      share=_share(winner, w_rec, top)) + level(winner, w_rec, rows[1:], floor)
                    + (tr("; over fp32 eager at the same batch: {x}", x=speedup(winner, bold=False))
                       if winner.mode != "eager" else "")
                    + (tr("; over the default `torch.compile`: {x}", x=_versus(winner, w_rec, base[0], base[1], floor))

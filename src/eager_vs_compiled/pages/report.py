@@ -10,7 +10,8 @@ import re
 from ..recipes import kind
 from ..records import Record
 from .ratios import with_interval
-from .provenance import best, esc, fmt_bytes, interval, ok, ranked, verdict
+from .provenance import best, esc, fmt_bytes, interval, noise_floor, ok, ranked, verdict
+from .recipe import versus
 from .tables import table
 
 
@@ -33,7 +34,9 @@ def one_line(rec: Record) -> str:
     memory = f"costs {fmt_bytes(more)} more memory" if more > 0 else f"saves {fmt_bytes(-more)} of memory"
     pays = f"pays off after {fastest.breakeven_iters:,.0f} calls" if fastest.breakeven_iters else "pays off at once"
     how = "compile with" if kind(fastest.mode) == "compile" else "convert to"
-    return f"{how} `{esc(fastest.mode)}`: {said} faster, {pays}, {memory}"
+    tied = [f"`{esc(r.mode)}`" for r in ranked(rec)[1:] if versus(fastest, rec, r, rec, noise_floor([rec]))[3] != "faster"]
+    level = f" (within the noise of {', '.join(tied)})" if tied else ""  # it is not the best alone
+    return f"{how} `{esc(fastest.mode)}`: {said} faster{level}, {pays}, {memory}"
 
 
 KIND_WORDS = {"eager": "eager", "compile": "torch.compile", "aot": "torch.export + AOTInductor", "engine": "engine",
