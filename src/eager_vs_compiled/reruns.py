@@ -50,8 +50,8 @@ NONE = Term(0.0, 0, 0, None, 0)
 # sessions of four. Each session judged with the terms of the others (judged; the methodology page shows
 # it): on the reference machine, intervals padded 21 of 120 with the own terms at 4, 22 at 8, 27 at 16,
 # 45 with the pool's; runs inside another's interval 337-338 of 360 with the own terms, 335 with the
-# pool's. The AMD machine's five sessions (2026-12-07), whose workloads differ less: 47 of 100 padded and
-# 286 of 300 inside with the own terms at 8, 48 and 288 with the pool's.
+# pool's. The AMD machine's six sessions (2026-12-07), whose workloads differ less: 53 of 120 padded and
+# 347 of 360 inside with the own terms at 8, 54 and 347 with the pool's.
 PRIOR_RUNS = 8
 SESSION = f"{experiments.CALIBRATION}-"  # an earlier session, kept as calibration-<date of its first run>
 
