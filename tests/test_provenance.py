@@ -123,9 +123,11 @@ def test_the_words_and_the_break_even_follow_the_interval(compiled, words, shown
     ((1.0031, 1.04), "faster", "1.02× (1.003–1.04)"),
     ((0.9994, 1.04), "no measurable difference", "1.02× (0.999–1.04)"),
     ((0.994, 1.006), "no measurable difference", "1.02× (0.99–1.01)"),
+    ((0.982, 0.998), "slower", "0.997× (0.98–0.998)"),  # the point too: not 1.00× beside "slower"
 ])
 def test_a_bound_near_one_is_printed_on_the_side_its_words_say(ci, words, shown, monkeypatch):
-    r = result(compiled=(0.0102,) * 3 if shown.startswith("0.98") else (0.0098,) * 3)
+    point = float(shown.split("×")[0])
+    r = result(compiled=(0.010 / point,) * 3)
     monkeypatch.setattr(p, "interval", lambda _r: ci)
     assert p.direction(r) == words and p.speedup(r, bold=False) == shown
     low, high = (float(v) for v in shown.split("(")[1].rstrip(")").split("–"))

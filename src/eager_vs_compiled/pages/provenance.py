@@ -118,7 +118,7 @@ def speedup(r: ModeResult, bold: bool = True) -> str:
     if r.speedup is None:
         return "—"
     ci = interval(r)
-    point = f"**{r.speedup:.2f}×**" if bold else f"{r.speedup:.2f}×"
+    point = f"**{ratio(r.speedup)}×**" if bold else f"{ratio(r.speedup)}×"
     return point + (f" ({ratio(ci[0])}–{ratio(ci[1])})" if ci else "")
 
 

@@ -1,8 +1,8 @@
 """A ratio as the pages print it: two decimals, and more where two would round a value off 1 onto
 "1.00". The words beside an interval (faster, slower, no measurable difference) follow the unrounded
 interval, so a bound of 0.996 printed as 1.00 would show a reader an interval that holds 1 beside the
-word "slower" (2026-12-07: the MLP's default mode on the reference machine, 0.98× (0.97–1.00):
-slower). Standard library only."""
+word "slower" (2026-12-07: the transformer block's default mode on the reference machine, printed
+0.98× (0.97–1.00): slower). Standard library only."""
 
 from __future__ import annotations
 
