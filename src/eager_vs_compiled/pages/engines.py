@@ -15,7 +15,7 @@ from .lang import is_zh, then, tr, tr_known
 from .ratios import ratio, with_interval
 from .provenance import (median_distribution, breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
-from .recipe import level, versus
+from .recipe import level, not_ahead_of, versus
 
 KNOB_WORDS = {"freezing": "freezing", "cl": "channels_last", "bf16": "bfloat16", "physical-cores": "physical cores",
               "compiled-optimizer": "compiled optimizer", "dynamic": "dynamic shapes",
@@ -162,7 +162,7 @@ def _duel(rec: Record, prec: str, floor: float) -> tuple[ModeResult, ModeResult,
 
 def _level(rows: list[ModeResult], rec: Record, floor: float) -> str:
     """The qualifier of the first of `rows` (recipe.level): the modes after it it is not ahead of."""
-    return level(rows[0], rec, [(r, rec) for r in rows[1:]], floor)
+    return level(rows[0], rec, not_ahead_of(rows[0], rec, [(r, rec) for r in rows[1:]], floor))
 
 
 def verdict_text(rec: Record) -> str:

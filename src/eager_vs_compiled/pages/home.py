@@ -9,7 +9,7 @@ from .context import current, fresh_record, measure_command
 from .lang import tr, tr_known
 from .provenance import (best, breakeven, code, esc, interval, machine_label, noise_floor, ranked, speedup, verdict,
                          fmt_time, machine_words, shown, span)
-from .recipe import level
+from .recipe import level, not_ahead_of
 
 
 def siblings(name: str) -> list[str]:
@@ -52,8 +52,9 @@ def headline(names: list[str]) -> str:
             continue
         if source is not rec:
             used.append(source)
-        qualifier = level(top, source, [(m, r) for r in [rec, *others] for m in ranked(r)], noise_floor([rec, *others]))
-        used += [r for r in others if r is not source and f"({code(r.workload)})" in qualifier]
+        tied = not_ahead_of(top, source, [(m, r) for r in [rec, *others] for m in ranked(r)], noise_floor([rec, *others]))
+        used += [r for r in others if r is not source and any(t is r for _, t in tied)]
+        qualifier = level(top, source, tied)
         lines.append(f"| {esc(tr_known(rec.title))} | {fmt_time(top.eager_median_s)} | {code(top.mode)} "
                      f"{fmt_time(top.median_s)}{qualifier} | "
                      f"{speedup(top)}: {verdict(top)} | "

@@ -70,12 +70,17 @@ def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
     return point, lo, hi, "faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise"
 
 
-def level(top: ModeResult, top_rec: Record, rivals: list[tuple[ModeResult, Record]], floor: float) -> str:
-    """', within the noise of `b`, `c` (`record`)': the rivals whose throughput the top's does not clear
-    (versus); '' when it clears every one: only then is it called the fastest or the best unqualified."""
-    tied = [code(m.mode) + (f" ({code(r.workload)})" if r is not top_rec else "")
-            for m, r in rivals if m is not top and versus(top, top_rec, m, r, floor)[3] != "faster"]
-    return tr(", within the noise of {modes}", modes=", ".join(tied)) if tied else ""
+def not_ahead_of(top: ModeResult, top_rec: Record, rivals: list[tuple[ModeResult, Record]],
+                 floor: float) -> list[tuple[ModeResult, Record]]:
+    """The rivals (mode, its record) whose throughput the top's does not clear (versus): where any is
+    left, the top is not the fastest or the best alone."""
+    return [(m, r) for m, r in rivals if m is not top and versus(top, top_rec, m, r, floor)[3] != "faster"]
+
+
+def level(top: ModeResult, top_rec: Record, tied: list[tuple[ModeResult, Record]]) -> str:
+    """', within the noise of `b`, `c` (`record`)' for the modes not_ahead_of gave; '' for none."""
+    names = [code(m.mode) + (f" ({code(r.workload)})" if r is not top_rec else "") for m, r in tied]
+    return tr(", within the noise of {modes}", modes=", ".join(names)) if names else ""
 
 
 def _versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record, floor: float) -> str:
@@ -120,7 +125,7 @@ def ranking(arch: str = "resnet50") -> str:
         eager = next((rr for rr in rows if rr[0].mode == "eager" and rr[1] is w_rec), None)
         summary = (tr("**Best recipe here: {mode} at batch {batch}**, {rate} images/s, {share} of the measured peak",
                       mode=code(winner.mode), batch=w_rec.spec["sizes"].get("batch"), rate=f"{winner.throughput:,.1f}",
-                      share=_share(winner, w_rec, top)) + level(winner, w_rec, rows[1:], floor)
+                      share=_share(winner, w_rec, top)) + level(winner, w_rec, not_ahead_of(winner, w_rec, rows[1:], floor))
                    + (tr("; over fp32 eager at the same batch: {x}", x=speedup(winner, bold=False))
                       if winner.mode != "eager" else "")
                    + (tr("; over the default `torch.compile`: {x}", x=_versus(winner, w_rec, base[0], base[1], floor))

@@ -11,7 +11,7 @@ from ..recipes import kind
 from ..records import Record
 from .ratios import with_interval
 from .provenance import best, esc, fmt_bytes, interval, noise_floor, ok, ranked, verdict
-from .recipe import versus
+from .recipe import not_ahead_of
 from .tables import table
 
 
@@ -34,7 +34,7 @@ def one_line(rec: Record) -> str:
     memory = f"costs {fmt_bytes(more)} more memory" if more > 0 else f"saves {fmt_bytes(-more)} of memory"
     pays = f"pays off after {fastest.breakeven_iters:,.0f} calls" if fastest.breakeven_iters else "pays off at once"
     how = "compile with" if kind(fastest.mode) == "compile" else "convert to"
-    tied = [f"`{esc(r.mode)}`" for r in ranked(rec)[1:] if versus(fastest, rec, r, rec, noise_floor([rec]))[3] != "faster"]
+    tied = [f"`{esc(m.mode)}`" for m, _ in not_ahead_of(fastest, rec, [(r, rec) for r in ranked(rec)], noise_floor([rec]))]
     level = f" (within the noise of {', '.join(tied)})" if tied else ""  # it is not the best alone
     return f"{how} `{esc(fastest.mode)}`: {said} faster{level}, {pays}, {memory}"
 
