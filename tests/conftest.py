@@ -239,8 +239,11 @@ def _a_build_context_per_test(monkeypatch):
 @pytest.fixture(autouse=True)
 def _no_run_to_run_term_unless_a_test_gives_one(monkeypatch):
     """A test's measurement looks for a calibration nowhere (the committed one of the machine the tests run
-    on would widen the intervals and add rounds to the stop rule's tests); tests/test_reruns.py gives its own."""
-    from eager_vs_compiled import reruns
+    on would widen the intervals and add rounds to the stop rule's tests, and its terms would widen every
+    comparison of two records: terms.spreads); tests/test_reruns.py and tests/test_terms.py give their own."""
+    from eager_vs_compiled import reruns, terms
 
     monkeypatch.setattr(reruns, "roots", lambda: [])
+    monkeypatch.setattr(terms, "roots", lambda: [])
     reruns._for_machine.cache_clear()
+    terms._spreads.cache_clear()

@@ -63,13 +63,18 @@ def test_nothing_to_compare_says_so(tmp_store):
 
 
 def test_a_difference_inside_the_noise_is_not_called_a_change():
-    said, real = releases.change(1.00, 1.05, None, 0.10, True, ("faster", "slower"))
-    assert not real and said == "+5%, within the noise"
-    said, real = releases.change(1.00, 0.70, None, 0.10, True, ("faster", "slower"))
-    assert real and said == "**−30%: faster**"
+    from eager_vs_compiled import data, stats
+
+    def c(ratio, beyond, verdict):
+        return data.Change("mlp", "eager", "median_s", 1.0, ratio, ratio, ratio, ratio, beyond, verdict)
+    assert releases.said(c(1.05, False, "within the noise"), ("faster", "slower")) == "+5%, within the noise"
+    assert releases.said(c(0.70, True, "faster"), ("faster", "slower")) == "**−30%: faster**"
+    assert releases.said(c(1.30, True, "slower"), ("faster", "slower")) == "**+30%: slower**"
+    # the rule: a change only when the interval lies wholly outside ±floor
+    assert stats.ratio_change(1.00, 1.05, None, 0.10)[3] is False
+    assert stats.ratio_change(1.00, 0.70, None, 0.10)[3] is True
     # A big point change whose interval reaches into the noise band is not a change either.
-    said, real = releases.change(1.0, 1.5, [1.05, 1.5, 2.0], 0.10, True, ("faster", "slower"))
-    assert not real
+    assert stats.ratio_change(1.0, 1.5, [1.05, 1.5, 2.0], 0.10)[3] is False
 
 
 def test_speedup_changes_use_the_paired_bootstrap_interval(tmp_store):

@@ -1,8 +1,9 @@
 """Our records as data, for a notebook or a dashboard: the public API of the site's numbers.
 
 The names in `__all__` are public and stay (tests/test_data_api.py fails if one goes); the rest of the
-package may change. The numbers are the pages' own: the pages call `speedup_interval` and
-`noise_floor` from here, and `compare` applies the rule of the releases page (`stats.ratio_change`).
+package may change. The numbers are the pages' own: the pages call `speedup_interval` (intervals.py) and
+`noise_floor` from here, and `change` and `compare` apply the rule of the releases page (stats.ratio_change,
+with what two whole runs of a machine differ by: terms.py).
 
 A store is a folder laid out as <machine>/torch-<release>/<workload>.json: the committed
 `measurements/` (the default; $EVC_MEASUREMENTS overrides it), the site's data/ folder, or a machine's
@@ -21,14 +22,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from . import draws, stats, store
+from . import stats, store, terms
+from .intervals import (Speedup, eager_processes, first_bootstrap_speedup, median_distribution,  # noqa: F401 (the API's)
+                        one_process, speedup, speedup_distribution, speedup_interval)
 from .records import SCHEMA_VERSION, ModeResult, Record, RecordError
 from .records import load as _load_path
 
 __all__ = [
     "SCHEMA_VERSION", "Record", "ModeResult", "RecordError",
     "machines", "releases", "workloads", "load", "load_file", "records",
-    "Speedup", "speedup", "speedup_interval", "noise_floor", "Change", "compare",
+    "Speedup", "speedup", "speedup_interval", "noise_floor", "Change", "compare", "change",
     "FIELDS", "rows", "frame", "to_csv",
 ]
 
@@ -91,99 +94,6 @@ def records(*, slug: str | None = None, release: str | None = None, root: Root =
     return out
 
 
-# --- speedups and their intervals, as every page shows them -----------------------------------------
-class Speedup(NamedTuple):
-    point: float  # eager's time per call / this mode's (each the median of its processes' medians)
-    low: float  # the 95% interval (stats.speedup_draws: t over paired processes, else a bootstrap)
-    high: float
-
-
-def _tuples(processes: list[list[float]]) -> tuple:
-    return tuple(tuple(p) for p in processes)
-
-
-def eager_processes(result: ModeResult) -> list[list[float]]:
-    """The eager samples a mode's speedup divides, per process: eager timed beside it (interleaved,
-    harness 2), else the record's eager, timed in processes of its own."""
-    r = result
-    return r.eager_process_samples() or (r.baseline.process_samples() if r.baseline is not None else [])
-
-
-def median_distribution(result: ModeResult, key: tuple) -> tuple[float, ...]:
-    """Bootstrap distribution of a mode's time per call: processes, then the samples of each (a
-    single process: its samples only, all a record of harness 2 holds)."""
-    procs = result.process_samples()
-    if len(procs) > 1:
-        return draws.process_median_dist(_tuples(procs), key)
-    return draws.median_dist(tuple(result.samples_s), key)
-
-
-def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | None:
-    """Distribution of a mode's speedup over eager, None without samples on both sides. Modes timed
-    apart: a bootstrap, each side's processes drawn on their own, then each drawn process's samples.
-    Eager timed beside the mode (interleaved) in several processes: Student's t over the processes' log
-    ratios (stats.paired_speedups); in one process (harness 2): a bootstrap of its pairs. Several
-    processes: with the run-to-run term the record carries (ModeResult.run_sd, reruns.py)."""
-    mode, eager = result.process_samples(), eager_processes(result)
-    if not mode or not eager:
-        return None
-    if len(mode) == 1 and len(eager) == 1:
-        return draws.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
-    run_sd = result.run_sd or 0.0  # the machine's run-to-run term, where the record carries it
-    if result.paired_processes():
-        return draws.paired_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
-    return draws.process_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
-
-
-def speedup_interval(result: ModeResult) -> tuple[float, float] | None:
-    """The 95% interval of a compiled mode's speedup (speedup_distribution, seeded by the samples
-    themselves: every page and every rebuild gets the same), widened to hold the point where the
-    median of the processes' ratios lies outside the interval of their mean. The pages' one
-    implementation (pages/provenance.py imports it)."""
-    r = result
-    if r.mode == "eager" or not r.samples_s:
-        return None
-    key = (r.mode, tuple(r.samples_s), tuple(s for p in eager_processes(r) for s in p))
-    dist = speedup_distribution(r, key)
-    if not dist:
-        return None
-    return stats.interval_holding(r.speedup, dist) if r.speedup is not None else stats.percentile_interval(dist)
-
-
-def one_process(rec: Record) -> bool:
-    """Whether a mode of the record was timed in one process only (harness 2, or a mode whose later
-    processes failed): its interval cannot see how much processes differ."""
-    return rec.processes_per_mode < 2
-
-
-def _result(record: Record, mode: str) -> ModeResult:
-    found = record.result(mode)
-    if found is None:
-        raise KeyError(f"{record.workload} on {record.machine.get('slug')} has no mode {mode!r}; "
-                       f"its modes: {', '.join(r.mode for r in record.results)}")
-    return found
-
-
-def speedup(record: Record, mode: str) -> Speedup | None:
-    """A compiled mode's speedup over eager with its 95% interval, the numbers of its benchmark table;
-    None for eager and for a mode that did not finish or did not match eager."""
-    r = _result(record, mode)
-    ci = speedup_interval(r) if r.status == "ok" and r.speedup is not None else None
-    return Speedup(r.speedup, *ci) if ci else None
-
-
-def first_bootstrap_speedup(record: Record, mode: str) -> Speedup | None:
-    """`speedup` with the interval harness 5 drew first for a mode timed beside eager in several
-    processes (stats.boot_paired_speedups: processes, then pairs), for the methodology page's comparison
-    of both intervals on the same calibration runs; `speedup` itself for any other mode."""
-    got, r = speedup(record, mode), _result(record, mode)
-    paired = r.paired_processes()
-    if got is None or paired is None or len(paired[0]) < 2:
-        return got
-    dist = draws.boot_paired_dist(_tuples(paired[0]), _tuples(paired[1]), ("first", mode, tuple(r.samples_s)))
-    return Speedup(got.point, *stats.percentile_interval(dist))
-
-
 # --- two records compared: machines or releases ------------------------------------------------------
 def noise_floor(recs: Iterable[Record]) -> float:
     """The margin a comparison must clear beyond its interval, as a fraction: 0 when every record
@@ -205,22 +115,26 @@ def noise_floor(recs: Iterable[Record]) -> float:
 class Change(NamedTuple):
     workload: str
     mode: str
-    metric: str  # "median_s" (seconds per call, lower is better) or "speedup" (higher is better)
+    metric: str  # a key of METRICS: "median_s" (seconds per call), "speedup", "compile_cold_s", ...
     old: float
     new: float
     ratio: float  # new / old
     low: float  # the 95% interval of the ratio
     high: float
     beyond_noise: bool  # the interval lies wholly outside ±floor
-    verdict: str  # "faster"/"slower" (time), "bigger speedup"/"smaller speedup", or "within the noise"
+    verdict: str  # "faster"/"slower" (time), "bigger speedup"/"smaller speedup", ... or "within the noise"
 
 
-# metric -> (its value, its bootstrap distribution, whether lower is better, the words for better and
-# worse): the releases page's "Eager time per call" (here for every mode) and "Speedup over eager".
-_METRICS = {
+# metric -> (its value, its distribution from the processes or None where it is one measurement per
+# run, whether lower is better, the words for better and worse): the releases page's figures.
+METRICS = {
     "median_s": (lambda r: r.median_s, median_distribution, True, ("faster", "slower")),
     "speedup": (lambda r: r.speedup if eager_processes(r) else None, speedup_distribution, False,
                 ("bigger speedup", "smaller speedup")),
+    "compile_cold_s": (lambda r: r.compile_cold_s, None, True, ("faster compile", "slower compile")),
+    "compile_warm_s": (lambda r: r.compile_warm_s, None, True, ("faster compile", "slower compile")),
+    "peak_memory_bytes": (lambda r: float(r.peak_memory_bytes) if r.peak_memory_bytes else None, None, True,
+                          ("less memory", "more memory")),
 }
 
 
@@ -229,27 +143,49 @@ def _key(rec: Record, mode: str) -> tuple:
     return rec.machine.get("slug"), store.release(rec.versions.get("torch", "")), rec.workload, mode
 
 
-def _change(old: Record, new: Record, mode: str, metric: str, floor: float) -> Change | None:
-    value, dist, lower_is_better, words = _METRICS[metric]
+def run_term(rec: Record, mode: str, metric: str) -> float:
+    """What a whole rerun of `rec` adds to a figure of one of its modes (terms.py: its machine's
+    calibration of its harness; 0 where there is none): a speedup whose record carries its term (run_sd)
+    already holds it."""
+    r = rec.result(mode)
+    if r is None or (metric == "speedup" and r.run_sd is not None):
+        return 0.0
+    return terms.spreads(rec).of(metric, rec.workload, mode)
+
+
+def change(old: Record, new: Record, mode: str, metric: str, floor: float) -> Change | None:
+    """One figure of one mode in two records (two runs: releases or machines): new/old with its 95 %
+    interval, from each side's processes where the figure has a distribution, times what two whole runs
+    differ by (run_term, in quadrature), a change only when the interval lies wholly outside ±floor. A
+    figure measured once per run on machines without a calibration: beyond the harness's noisy threshold.
+    None where either side lacks the figure."""
+    value, dist, lower_is_better, words = METRICS[metric]
     a, b = old.result(mode), new.result(mode)
     if any(r is None or r.status != "ok" or r.median_s is None or value(r) is None for r in (a, b)):
         return None
-    ratios = [n / o for o, n in zip(dist(a, _key(old, mode)), dist(b, _key(new, mode)))]
-    ratio, low, high, beyond = stats.ratio_change(value(a), value(b), ratios, floor)
+    sd = (run_term(old, mode, metric) ** 2 + run_term(new, mode, metric) ** 2) ** 0.5
+    if dist is not None:
+        ratios = [n / o for o, n in zip(dist(a, _key(old, mode)), dist(b, _key(new, mode)))]
+    else:
+        ratios = [value(b) / value(a)] * stats.BOOTSTRAP_RESAMPLES if sd > 0 else None
+    if ratios is not None:
+        ratios = stats.with_run_term(ratios, sd, stats.seeded_rng(*_key(new, mode), metric, "run"))
+    here = floor if ratios is not None else max(floor, stats.NOISY_IQR_FRACTION)
+    ratio, low, high, beyond = stats.ratio_change(value(a), value(b), ratios, here)
     verdict = (words[0] if (ratio < 1) == lower_is_better else words[1]) if beyond else "within the noise"
     return Change(old.workload, mode, metric, value(a), value(b), ratio, low, high, beyond, verdict)
 
 
 def compare(old: Record, new: Record, *, floor: float | None = None) -> list[Change]:
     """`new` against `old` (two machines, or two releases of one machine), for each mode both
-    finished: the time per call and the speedup, each a change only when its interval lies wholly
-    outside ±floor (default: `noise_floor` of the two records)."""
+    finished: every figure of METRICS both have (`change`), each a change only when its interval lies
+    wholly outside ±floor (default: `noise_floor` of the two records)."""
     same = ("sizes", "dtype", "step")
     if old.workload != new.workload or any(old.spec.get(k) != new.spec.get(k) for k in same):
         raise ValueError(f"not the same measurement: {old.workload} {[old.spec.get(k) for k in same]} "
                          f"and {new.workload} {[new.spec.get(k) for k in same]}")
     floor = noise_floor([old, new]) if floor is None else floor
-    found = (_change(old, new, r.mode, metric, floor) for r in old.results for metric in _METRICS)
+    found = (change(old, new, r.mode, metric, floor) for r in old.results for metric in METRICS)
     return [c for c in found if c is not None]
 
 

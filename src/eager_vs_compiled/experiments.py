@@ -13,8 +13,9 @@ from typing import NamedTuple
 from datetime import datetime
 
 from . import data, records, stats
+from .terms import CALIBRATION, load_runs  # noqa: F401 (the experiments' names for them)
 
-CALIBRATION, PROTOCOLS, INTERFERENCE = "calibration", "protocols", "interference"
+PROTOCOLS, INTERFERENCE = "protocols", "interference"
 THROUGHPUT, FOOTPRINT = "throughput", "footprint"
 FOOTPRINT_SCHEMA, FOOTPRINT_NUMBERS = 1, ("import_s", "load_s", "first_call_s", "call_s", "peak_rss_bytes")
 FOOTPRINT_MODES = ("eager", "onnxruntime", "openvino")  # eager with torch; each engine with torch and without
@@ -35,16 +36,6 @@ class Row(NamedTuple):
 
 
 PAD_FLOOR = 0.02
-
-
-def load_runs(path: Path) -> dict[str, list[records.Record]]:
-    """workload -> its records, in run order (run-1, run-2, ...)."""
-    found: dict[str, list[records.Record]] = {}
-    runs = sorted((p for p in Path(path).glob("run-*") if p.is_dir()), key=lambda p: int(p.name.split("-")[1]))
-    for run_dir in runs:
-        for f in sorted(run_dir.glob("*.json")):
-            found.setdefault(f.stem, []).append(records.load(f))
-    return found
 
 
 def rows(by_workload: dict[str, list[records.Record]], speedup=data.speedup) -> list[Row]:

@@ -123,10 +123,18 @@ def boot_process_speedups(eager: list[list[float]], mode: list[list[float]], rng
     """Bootstrap distribution of process_point(eager) / process_point(mode), each side's processes drawn
     on their own (they ran apart), times a log-normal factor of sd `run_sd` (see paired_speedups)."""
     out = [e / c for e, c in zip(boot_process_medians(eager, rng, n), boot_process_medians(mode, rng, n))]
-    if run_sd > 0:
-        z = statistics.NormalDist()
-        out = [o * math.exp(run_sd * z.inv_cdf((i + 0.5) / n)) for i, o in enumerate(out)]
-        rng.shuffle(out)  # the factors in quantile order, the draws in random order: pair them at random
+    return with_run_term(out, run_sd, rng)
+
+
+def with_run_term(draws: list[float], sd: float, rng: random.Random) -> list[float]:
+    """Each of `draws` times a log-normal factor of sd `sd`, a run-to-run term (terms.py): the factors
+    in quantile order, the draws in random order, so they pair at random; shuffled again by `rng`.
+    `draws` as they are where sd is 0."""
+    if sd <= 0:
+        return draws
+    z = statistics.NormalDist()
+    out = [o * math.exp(sd * z.inv_cdf((i + 0.5) / len(draws))) for i, o in enumerate(draws)]
+    rng.shuffle(out)
     return out
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 from datetime import datetime
 
 import hashlib
+import math
 import json
 from pathlib import Path
 
-from .. import paths, recipes, stats, workloads
+from .. import data, paths, recipes, stats, workloads
 from ..records import ModeResult, Record
 from . import charts
 from .benchmarks import records_by_machine
@@ -60,11 +61,15 @@ def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
            floor: float) -> tuple[float, float, float, str]:
     """The winner's throughput over another recipe's, measured in other processes: (ratio, low, high,
     words), the words 'faster', 'slower' or 'within the noise' (English: tr them), a difference only
-    outside the machine's between-process noise `floor`."""
+    outside the machine's between-process noise `floor`. Two records are two runs: what whole runs differ
+    by (data.run_term of each time) widens the interval; one record's modes shared their run's windows."""
     scale = w_rec.spec["sizes"].get("batch", 1) / o_rec.spec["sizes"].get("batch", 1)
     key = (winner.mode, other.mode, tuple(winner.samples_s))
     dist = [scale * o / w for w, o in zip(median_distribution(winner, key + ("winner",)),
                                           median_distribution(other, key + ("other",)))]
+    if w_rec is not o_rec:
+        sd = math.hypot(data.run_term(w_rec, winner.mode, "median_s"), data.run_term(o_rec, other.mode, "median_s"))
+        dist = stats.with_run_term(dist, sd, stats.seeded_rng(*key, "runs"))
     lo, hi = stats.percentile_interval(dist)
     point = scale * other.median_s / winner.median_s
     return point, lo, hi, "faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise"

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import stats, store, workloads
+from .. import data, stats, store, workloads
 from .context import current, fresh_record
 from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
+from .rule import pct, rule, said  # noqa: F401 (said: the tests' name for it)
 from .provenance import eager_processes, median_distribution, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
@@ -70,8 +71,7 @@ class Metric:
     modes: str  # "eager" | "compiled" | "all"
     value: callable  # (record, result) -> float | None
     show: callable  # (record, result, key) -> str
-    dist: callable | None  # (record, result, key) -> distribution of the value (a bootstrap's, t's), or None
-    lower_is_better: bool
+    key: str  # the figure's name in data.METRICS, whose `data.change` judges the change
     words: tuple[str, str]  # (better, worse)
 
 
@@ -95,29 +95,25 @@ def _with_interval(point: float, dist: list[float], unit) -> str:
     return f"{text} ({same(lo)}–{same(hi)})"
 
 
-def _pct(ratio: float) -> str:
-    return f"{(ratio - 1) * 100:+.0f}%".replace("-", "−")
-
-
 METRICS = [
     Metric("Eager time per call", "Median of the processes' medians (95% bootstrap interval: processes, then their samples)",
            "eager", lambda rec, r: r.median_s if _ok(r) else None,
            lambda rec, r, key: _with_interval(r.median_s, _median_dist(rec, r, key), fmt_time),
-           _median_dist, True, ("faster", "slower")),
+           "median_s", ("faster", "slower")),
     Metric("Speedup over eager", "Eager's time per call / the compiled mode's (95% interval: Student's t "
            "over the paired processes, else a bootstrap of processes, then their samples)", "compiled",
            lambda rec, r: r.speedup if _ok(r) and eager_processes(r) else None,
            lambda rec, r, key: _with_interval(r.speedup, _speedup_dist(rec, r, key), lambda v: f"{v:.2f}×"),
-           _speedup_dist, False, ("bigger speedup", "smaller speedup")),
+           "speedup", ("bigger speedup", "smaller speedup")),
     Metric("Cold compile", "First call minus a steady call, empty compiler cache (one measurement per release)",
            "compiled", lambda rec, r: r.compile_cold_s if _ok(r) else None,
-           lambda rec, r, key: fmt_time(r.compile_cold_s), None, True, ("faster compile", "slower compile")),
+           lambda rec, r, key: fmt_time(r.compile_cold_s), "compile_cold_s", ("faster compile", "slower compile")),
     Metric("Warm compile", "The same in a new process with the cache the cold run left (one measurement)",
            "compiled", lambda rec, r: r.compile_warm_s if _ok(r) else None,
-           lambda rec, r, key: fmt_time(r.compile_warm_s), None, True, ("faster compile", "slower compile")),
+           lambda rec, r, key: fmt_time(r.compile_warm_s), "compile_warm_s", ("faster compile", "slower compile")),
     Metric("Peak memory", "Of the process (CPU: peak RSS) or of CUDA allocations (one measurement)",
            "all", lambda rec, r: float(r.peak_memory_bytes) if _ok(r) and r.peak_memory_bytes else None,
-           lambda rec, r, key: fmt_bytes(r.peak_memory_bytes), None, True, ("less memory", "more memory")),
+           lambda rec, r, key: fmt_bytes(r.peak_memory_bytes), "peak_memory_bytes", ("less memory", "more memory")),
 ]
 
 
@@ -127,30 +123,6 @@ def _cell(m: Machine, rel: str, workload: str, mode: str, metric: Metric):
     if r is None or metric.value(rec, r) is None:
         return None, None, (r.status if r is not None and r.status != "ok" else "—")
     return rec, r, metric.show(rec, r, (m.slug, rel, workload, mode))
-
-
-def change(old: float, new: float, dist: list[float] | None, floor: float, lower_is_better: bool,
-           words: tuple[str, str]) -> tuple[str, bool]:
-    """(the words for new vs old, whether it is a change beyond the noise).
-
-    `dist` is the bootstrap distribution of new/old when the samples give one; the change counts
-    only when that interval (or the single ratio) lies wholly outside ±floor."""
-    ratio, _, _, real = stats.ratio_change(old, new, dist, floor)  # the rule readers get from data.compare
-    pct = _pct(ratio)
-    if not real:
-        return tr("{pct}, within the noise", pct=pct), False
-    better = (ratio < 1) == lower_is_better
-    return f"**{pct}: {tr(words[0] if better else words[1])}**", True
-
-
-def _ratio_dist(metric: Metric, m: Machine, old_rel: str, new_rel: str, workload: str, mode: str):
-    if metric.dist is None:
-        return None
-    parts = []
-    for rel in (old_rel, new_rel):
-        rec = m.by_release[rel][workload]
-        parts.append(metric.dist(rec, rec.result(mode), (m.slug, rel, workload, mode)))
-    return [n / o for o, n in zip(*parts)]
 
 
 def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tuple[str, str, float, bool]]]:
@@ -174,16 +146,14 @@ def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tu
             have = [rel for rel in m.releases if rel in values]
             if len(have) >= 2:
                 old_rel, new_rel = have[-2], have[-1]
-                dist = _ratio_dist(metric, m, old_rel, new_rel, workload, mode)
-                # one measurement per release (no distribution): never closer than the harness's noisy threshold
-                here = floor if dist is not None else max(floor, stats.NOISY_IQR_FRACTION)
-                said, real = change(values[old_rel], values[new_rel], dist, here, metric.lower_is_better, metric.words)
+                c = data.change(m.by_release[old_rel][workload], m.by_release[new_rel][workload], mode, metric.key, floor)
+                text = said(c, metric.words)
                 if (old_rel, new_rel) != (prev, newest):
-                    said += " (" + tr("{new} vs {old}", new=new_rel, old=old_rel) + ")"
-                changes.append((workload, mode, values[new_rel] / values[old_rel], real))
+                    text += " (" + tr("{new} vs {old}", new=new_rel, old=old_rel) + ")"
+                changes.append((workload, mode, c.ratio, c.beyond_noise))
             else:
-                said = tr("one release only")
-            cells.append(said)
+                text = tr("one release only")
+            cells.append(text)
         title = tr(workloads.WORKLOADS[workload].title) if workload in workloads.WORKLOADS else esc(workload)
         lines.append(f"| {title} | {esc(mode)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n", changes
@@ -257,16 +227,7 @@ def compare(root=None) -> str:
                                                       "checked fresh by this build; *history*: shown as committed):")
                    + f"\n\n{provenance(m)}\n" + _method_changed(m) + stamp(m.all(), tr("every record of this machine, all releases")))
         out.append(speedup_chart(m))
-        out.append((tr("A change between releases is called one only when its 95% interval lies wholly outside "
-                       "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
-                       "same eager call, or the harness's noisy threshold, whichever is larger. Compile times and "
-                       "memory are one measurement per release, so only that threshold applies to them.", floor=floor)
-                    if floor else
-                    tr("Every record of this machine timed each mode in several processes: a change between releases "
-                       "is called one only when its 95% interval, drawn over those processes, leaves out parity. "
-                       "Compile times and memory are one measurement per release: a change of theirs counts only "
-                       "beyond ±{noisy:.0%}, the harness's noisy threshold.", noisy=stats.NOISY_IQR_FRACTION))
-                   + "\n")
+        out.append(rule(m, floor) + "\n")
         for metric in METRICS:
             table, _ = metric_table(m, metric, floor)
             if table.count("\n") > 2:  # a header and a rule only: no record has this figure
@@ -291,7 +252,7 @@ def summary(root=None) -> str:
                                                                   n=len(changes)))
                 continue
             top = tr("; ").join(f"{tr(workloads.WORKLOADS[w].title) if w in workloads.WORKLOADS else esc(w)} "
-                                f"{esc(mode)} {_pct(ratio)}" for w, mode, ratio, _ in real[:3])
+                                f"{esc(mode)} {pct(ratio)}" for w, mode, ratio, _ in real[:3])
             lines.append(f"- **{tr(metric.title)}**{colon()}" + tr("{n} of {total} comparisons changed beyond the noise; the "
                                                           "largest: {top}.", n=len(real), total=len(changes), top=top))
         out.append(tr("On **{machine}** (`{slug}`), torch {new} against {old}:", machine=label(next(iter(m.all())).machine),
