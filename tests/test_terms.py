@@ -156,3 +156,18 @@ def test_two_recipes_of_two_runs_are_compared_with_what_runs_differ_by(calibrate
             slow.finish(1)
         said = recipe.versus(base.result("default"), base, slow, other, 0.0)[3]
         assert said == ("faster" if same_record else across)
+
+
+def test_a_time_shown_alone_holds_what_a_rerun_adds_where_the_machine_has_a_calibration(calibrated, monkeypatch):
+    """The engines page's latency and the releases page's cells: processes that agree exactly give a
+    point-wide interval; with the machine's 5 % time term, 1.96 * 5 % in log on each side."""
+    from eager_vs_compiled.pages import engines
+
+    rec = run(1.0, 10.0, 100)
+    lo, hi = stats.percentile_interval(data.rerun_distribution(rec, "eager", "median_s", ("k",)))
+    assert math.log(hi / 0.010) == pytest.approx(1.96 * 0.05, rel=0.02) and lo < 0.010 < hi
+    assert engines._time(rec.result("eager"), rec) == "10 ms (9.06 ms–11 ms)"
+    monkeypatch.setattr(terms, "roots", lambda: [])
+    terms._spreads.cache_clear()
+    assert stats.percentile_interval(data.rerun_distribution(rec, "eager", "median_s", ("k",))) == (0.010, 0.010)
+    assert data.rerun_distribution(rec, "eager", "compile_cold_s", ("k",)) is None  # one measurement: no distribution

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import stats, store, terms
-from .intervals import (Speedup, eager_processes, first_bootstrap_speedup, median_distribution,  # noqa: F401 (the API's)
-                        one_process, speedup, speedup_distribution, speedup_interval)
+from .intervals import (Speedup, _result, eager_processes, first_bootstrap_speedup, median_distribution,  # noqa: F401
+                        one_process, speedup, speedup_distribution, speedup_interval)  # (the API's names)
 from .records import SCHEMA_VERSION, ModeResult, Record, RecordError
 from .records import load as _load_path
 
@@ -151,6 +151,15 @@ def run_term(rec: Record, mode: str, metric: str) -> float:
     if r is None or (metric == "speedup" and r.run_sd is not None):
         return 0.0
     return terms.spreads(rec).of(metric, rec.workload, mode)
+
+
+def rerun_distribution(rec: Record, mode: str, metric: str, key: tuple) -> list[float] | None:
+    """One record's distribution of a figure with one (median_s, speedup: METRICS), as a rerun on its
+    machine should find it: from its processes, times what a whole rerun adds (run_term); None where the
+    figure has none."""
+    dist = METRICS[metric][1]
+    got = dist(_result(rec, mode), key) if dist is not None else None
+    return stats.with_run_term(list(got), run_term(rec, mode, metric), stats.seeded_rng(*key, "rerun")) if got else None
 
 
 def change(old: Record, new: Record, mode: str, metric: str, floor: float) -> Change | None:

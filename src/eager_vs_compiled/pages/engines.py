@@ -5,7 +5,7 @@ verdict computed from the record: compile or convert, per precision."""
 
 from __future__ import annotations
 
-from .. import engines, recipes, stats
+from .. import data, engines, recipes, stats
 from ..recipes import kind
 from ..records import ModeResult, Record
 from . import charts, provenance
@@ -13,7 +13,7 @@ from .benchmarks import records_by_machine
 from .downloads import links
 from .lang import is_zh, then, tr, tr_known
 from .ratios import ratio, with_interval
-from .provenance import (median_distribution, breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
+from .provenance import (breakeven, code, esc, fmt_bytes, fmt_time, interval, machine_label, machine_words, noise_floor,
                          ok, record_line, speedup, stamp, tab, tab_label, this_machine, verdict)
 from .recipe import level, not_ahead_of, versus
 
@@ -76,8 +76,8 @@ def ranked(rec: Record) -> list[ModeResult]:
 
 
 def _time(r: ModeResult, rec: Record) -> str:
-    """The median time per call and the 95% interval of that median."""
-    lo, hi = stats.percentile_interval(list(median_distribution(r, (rec.workload, r.mode, "median"))))
+    """The median time per call and the 95% interval of that median, with what a whole rerun adds."""
+    lo, hi = stats.percentile_interval(data.rerun_distribution(rec, r.mode, "median_s", (rec.workload, r.mode, "median")))
     return f"{fmt_time(r.median_s)} ({fmt_time(lo)}–{fmt_time(hi)})"
 
 
@@ -139,7 +139,8 @@ def table(name: str) -> str:
         note = tr("Conversion: the export and the engine's optimisation plus the first call, minus a steady call "
                   "(torch.compile: its cold compile). Warm: a fresh process loading the saved artifact (the compile "
                   "cache for torch.compile) and calling it once, minus a steady call. Artifact: the files a "
-                  "deployment ships. Peak memory: the peak resident memory of the measuring process.")
+                  "deployment ships. Peak memory: the peak resident memory of the measuring process. Latency's interval: "
+                  "its processes, with what whole runs of the machine differ by where it has a calibration.")
         body = ("\n".join(lines) + "\n\n" + note + "\n\n" + _not_run(rec) + "\n"
                 + record_line(rec) + _versions(rec) + "\n" + links(rec))
         out.append(tab(tab_label(slug, recs), body))

@@ -16,7 +16,7 @@ from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
 from .rule import pct, rule, said  # noqa: F401 (said: the tests' name for it)
-from .provenance import eager_processes, median_distribution, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
+from .provenance import eager_processes, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
 @dataclass
@@ -76,11 +76,11 @@ class Metric:
 
 
 def _speedup_dist(rec, r, key):
-    return speedup_distribution(r, key)
+    return data.rerun_distribution(rec, r.mode, "speedup", key)
 
 
 def _median_dist(rec, r, key):
-    return median_distribution(r, key)
+    return data.rerun_distribution(rec, r.mode, "median_s", key)
 
 
 def _with_interval(point: float, dist: list[float], unit) -> str:
@@ -96,7 +96,8 @@ def _with_interval(point: float, dist: list[float], unit) -> str:
 
 
 METRICS = [
-    Metric("Eager time per call", "Median of the processes' medians (95% bootstrap interval: processes, then their samples)",
+    Metric("Eager time per call", "Median of the processes' medians (95% bootstrap interval: processes, then their samples, "
+           "with what whole runs differ by where the machine has a calibration)",
            "eager", lambda rec, r: r.median_s if _ok(r) else None,
            lambda rec, r, key: _with_interval(r.median_s, _median_dist(rec, r, key), fmt_time),
            "median_s", ("faster", "slower")),
