@@ -155,8 +155,8 @@ def run_term(rec: Record, mode: str, metric: str) -> float:
 
 def rerun_distribution(rec: Record, mode: str, metric: str, key: tuple) -> list[float] | None:
     """One record's distribution of a figure with one (median_s, speedup: METRICS), as a rerun on its
-    machine should find it: from its processes, times what a whole rerun adds (run_term); None where the
-    figure has none."""
+    machine should find it: from its processes, times what a whole rerun adds (run_term; a speedup whose
+    record carries its term: that one, as data.speedup shows it); None where the figure has none."""
     dist = METRICS[metric][1]
     got = dist(_result(rec, mode), key) if dist is not None else None
     return stats.with_run_term(list(got), run_term(rec, mode, metric), stats.seeded_rng(*key, "rerun")) if got else None

@@ -16,7 +16,7 @@ from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
 from .rule import pct, rule, said  # noqa: F401 (said: the tests' name for it)
-from .provenance import eager_processes, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
+from .provenance import eager_processes, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
 @dataclass
@@ -76,7 +76,9 @@ class Metric:
 
 
 def _speedup_dist(rec, r, key):
-    return data.rerun_distribution(rec, r.mode, "speedup", key)
+    """A speedup's cell and whisker: its record's own interval, as every page shows it (a change between
+    two records adds, where a record predates its machine's term, that term: data.change)."""
+    return speedup_distribution(r, key)
 
 
 def _median_dist(rec, r, key):
