@@ -42,11 +42,12 @@ def terms_table(m) -> str:
         return ""
     return (tr("Two releases are two runs, and whole runs of one release differ on this machine by more than the "
                "processes of one run show (a slower stretch of the host, another placement of its memory). So each "
-               "interval below also adds, in quadrature, what the machine's calibration measured two runs to differ "
-               "by: each workload mode's own term where the calibration timed it, else the pooled one of this table "
-               "(one standard deviation of a run's log; `src/eager_vs_compiled/terms.py`, and the methodology page). "
-               "A compile time or the peak memory, measured once per run, has that spread as its whole interval; a "
-               "speedup whose record carries its term already (`run_sd`) is not given it twice.")
+               "change below adds, in quadrature, what the machine's calibration measured two runs to differ by, and "
+               "each time per call below holds what its own run adds: each workload mode's own term where the "
+               "calibration timed it, else the pooled one of this table (one standard deviation of a run's log; "
+               "`src/eager_vs_compiled/terms.py`, and the methodology page). A compile time or the peak memory, "
+               "measured once per run, has that spread as the whole interval of its change; a speedup whose record "
+               "carries its term already (`run_sd`) is not given it twice.")
             + "\n\n" + tr("| torch release | harness | time per call | cold compile | warm compile | peak memory | "
                            "speedup | calibration |") + "\n|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
