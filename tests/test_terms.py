@@ -171,3 +171,17 @@ def test_a_time_shown_alone_holds_what_a_rerun_adds_where_the_machine_has_a_cali
     terms._spreads.cache_clear()
     assert stats.percentile_interval(data.rerun_distribution(rec, "eager", "median_s", ("k",))) == (0.010, 0.010)
     assert data.rerun_distribution(rec, "eager", "compile_cold_s", ("k",)) is None  # one measurement: no distribution
+
+
+def test_calibrate_reports_what_its_runs_differ_by_in_every_figure(capsys, tmp_path):
+    from eager_vs_compiled import machine
+    from helpers import RELEASE, cli
+
+    slug, d, c = machine.describe()["slug"], 0.05, 0.20
+    for i, rec in enumerate([run(math.exp(-d), 10 * math.exp(-c), 100), run(1.0, 10.0, 100),
+                             run(math.exp(d), 10 * math.exp(c), 100)], 1):
+        where = store.release_dir(tmp_path, slug, RELEASE) / "calibration" / f"run-{i}"
+        where.mkdir(parents=True)
+        (where / "mlp.json").write_text(rec.to_json())
+    code, out, _ = cli(capsys, "calibrate", "--report", "--out", str(tmp_path))
+    assert code == 0 and ("time per call ±5.0%, cold compile ±20.0%, warm compile ±0.0%, peak memory ±0.0%") in out

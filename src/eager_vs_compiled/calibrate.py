@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from . import machine, measure, records, reruns, schedule, store, workloads
+from . import machine, measure, records, reruns, schedule, store, terms, workloads
 # what the experiments wrote, read back (the pages read it there, without the measuring code)
 from .experiments import (CALIBRATION, EXPERIMENTS, INTERFERENCE, PAD_FLOOR, PROTOCOLS, Row,  # noqa: F401
                           load_runs, rows, totals)
@@ -160,8 +160,20 @@ def command(args, bar) -> int:
     print(f"run-to-run term of these runs (reruns.py): ±{term.sd:.2%}, pooled over {term.groups} workload modes; "
           f"of every session of this machine's harness ({pooled.sessions}): ±{pooled.sd:.2%}; each workload mode's "
           "own, which `measure` adds: " + ", ".join(f"{w} · {m} ±{sd:.2%}" for w, m, sd in pooled.own))
+    print(_other_terms(chosen))
     print(f"records in {where}/", file=sys.stderr)
     return 0
+
+
+def _other_terms(chosen: dict) -> str:
+    """What these runs differ by in the figures two records are compared on (terms.py; the releases page)."""
+    said = []
+    for field, what in (("time", "time per call"), ("cold", "cold compile"), ("warm", "warm compile"),
+                        ("memory", "peak memory")):
+        t = terms.estimate(chosen, stat=terms.STATS[field])
+        said.append(f"{what} ±{t.sd:.1%}" if t.groups else f"{what}: not measured")
+    return ("these runs differ from one another, beyond their processes, by (one sd a run, pooled; added where "
+            "two records are compared): " + ", ".join(said))
 
 
 def add_parser(sub, workload_names: list[str]) -> None:
