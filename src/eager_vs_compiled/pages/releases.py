@@ -16,7 +16,7 @@ from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
 from .rule import pct, rule, said  # noqa: F401 (said: the tests' name for it)
-from .provenance import eager_processes, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
+from .provenance import code, eager_processes, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
 @dataclass
@@ -120,6 +120,15 @@ METRICS = [
 ]
 
 
+def _title(workload: str, rows: list[tuple[str, str]]) -> str:
+    """A workload's title, with its name where another workload of the rows has the same title (the tiny
+    op timed with the engines, `engines_tiny_op`, beside the suite's `tiny_op`)."""
+    def title(w):
+        return tr(workloads.WORKLOADS[w].title) if w in workloads.WORKLOADS else esc(w)
+    twins = {w for w, _ in rows if w != workload and title(w) == title(workload)}
+    return f"{title(workload)} ({code(workload)})" if twins else title(workload)
+
+
 def _cell(m: Machine, rel: str, workload: str, mode: str, metric: Metric):
     rec = m.by_release[rel].get(workload)
     r = rec.result(mode) if rec else None
@@ -157,8 +166,7 @@ def metric_table(m: Machine, metric: Metric, floor: float) -> tuple[str, list[tu
             else:
                 text = tr("one release only")
             cells.append(text)
-        title = tr(workloads.WORKLOADS[workload].title) if workload in workloads.WORKLOADS else esc(workload)
-        lines.append(f"| {title} | {esc(mode)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_title(workload, rows)} | {esc(mode)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n", changes
 
 
@@ -254,7 +262,7 @@ def summary(root=None) -> str:
                 lines.append(f"- **{tr(metric.title)}**{colon()}" + tr("no difference beyond the noise in {n} comparisons.",
                                                                   n=len(changes)))
                 continue
-            top = tr("; ").join(f"{tr(workloads.WORKLOADS[w].title) if w in workloads.WORKLOADS else esc(w)} "
+            top = tr("; ").join(f"{_title(w, _rows(m))} "
                                 f"{esc(mode)} {pct(ratio)}" for w, mode, ratio, _ in real[:3])
             lines.append(f"- **{tr(metric.title)}**{colon()}" + tr("{n} of {total} comparisons changed beyond the noise; the "
                                                           "largest: {top}.", n=len(real), total=len(changes), top=top))
