@@ -100,3 +100,10 @@ def test_noise_floor_is_the_largest_eager_spread_between_processes():
     rec.results[2].eager_samples_s = [0.013] * 3
     assert releases.noise_floor([rec]) == pytest.approx(0.3)
     assert releases.noise_floor([make_record("tiny_op")]) == stats.NOISY_IQR_FRACTION
+
+
+def test_two_workloads_of_one_title_are_told_apart_by_name():
+    rows = [("tiny_op", "default"), ("engines_tiny_op", "default"), ("mlp", "default")]
+    assert releases._title("tiny_op", rows).endswith("(<code>tiny_op</code>)")
+    assert releases._title("engines_tiny_op", rows).endswith("(<code>engines_tiny_op</code>)")
+    assert "<code>" not in releases._title("mlp", rows) and "<code>" not in releases._title("tiny_op", rows[:1])
