@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import stats, store, terms
-from .intervals import (Speedup, _result, eager_processes, first_bootstrap_speedup, median_distribution,  # noqa: F401
-                        one_process, speedup, speedup_distribution, speedup_interval)  # (the API's names)
+from .intervals import (Speedup, eager_processes, first_bootstrap_speedup, median_distribution,  # noqa: F401
+                        mode_result, one_process, speedup, speedup_distribution, speedup_interval)  # (the API's names)
 from .records import SCHEMA_VERSION, ModeResult, Record, RecordError
 from .records import load as _load_path
 
@@ -158,7 +158,7 @@ def rerun_distribution(rec: Record, mode: str, metric: str, key: tuple) -> list[
     machine should find it: from its processes, times what a whole rerun adds (run_term; a speedup whose
     record carries its term: that one, as data.speedup shows it); None where the figure has none."""
     dist = METRICS[metric][1]
-    got = dist(_result(rec, mode), key) if dist is not None else None
+    got = dist(mode_result(rec, mode), key) if dist is not None else None
     return stats.with_run_term(list(got), run_term(rec, mode, metric), stats.seeded_rng(*key, "rerun")) if got else None
 
 

@@ -75,7 +75,7 @@ def one_process(rec: Record) -> bool:
     return rec.processes_per_mode < 2
 
 
-def _result(record: Record, mode: str) -> ModeResult:
+def mode_result(record: Record, mode: str) -> ModeResult:
     found = record.result(mode)
     if found is None:
         raise KeyError(f"{record.workload} on {record.machine.get('slug')} has no mode {mode!r}; "
@@ -86,7 +86,7 @@ def _result(record: Record, mode: str) -> ModeResult:
 def speedup(record: Record, mode: str) -> Speedup | None:
     """A compiled mode's speedup over eager with its 95% interval, the numbers of its benchmark table;
     None for eager and for a mode that did not finish or did not match eager."""
-    r = _result(record, mode)
+    r = mode_result(record, mode)
     ci = speedup_interval(r) if r.status == "ok" and r.speedup is not None else None
     return Speedup(r.speedup, *ci) if ci else None
 
@@ -95,7 +95,7 @@ def first_bootstrap_speedup(record: Record, mode: str) -> Speedup | None:
     """`speedup` with the interval harness 5 drew first for a mode timed beside eager in several
     processes (stats.boot_paired_speedups: processes, then pairs), for the methodology page's comparison
     of both intervals on the same calibration runs; `speedup` itself for any other mode."""
-    got, r = speedup(record, mode), _result(record, mode)
+    got, r = speedup(record, mode), mode_result(record, mode)
     paired = r.paired_processes()
     if got is None or paired is None or len(paired[0]) < 2:
         return got
