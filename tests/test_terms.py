@@ -185,3 +185,15 @@ def test_calibrate_reports_what_its_runs_differ_by_in_every_figure(capsys, tmp_p
         (where / "mlp.json").write_text(rec.to_json())
     code, out, _ = cli(capsys, "calibrate", "--report", "--out", str(tmp_path))
     assert code == 0 and ("time per call ±5.0%, cold compile ±20.0%, warm compile ±0.0%, peak memory ±0.0%") in out
+
+
+def test_the_rule_reads_as_chinese_and_its_table_has_its_provenance(calibrated):
+    from eager_vs_compiled.pages import lang, rule
+
+    old, new = pair(10.0, 10.0)
+    machine = releases.Machine(SLUG, ["2.14.1", "2.15.0"], {"2.14.1": {"mlp": old}, "2.15.0": {"mlp": new}}, None)
+    text = rule.rule(machine, 0.0)
+    assert "runs. So each change" not in text and "parity. Two releases" in text and "{: .evc-provenance }" in text
+    with lang.using("zh"):
+        zh = rule.rule(machine, 0.0)
+    assert "。两个版本" in zh and "。 " not in zh and "±5.0%" in zh

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import data, stats, terms
-from .lang import tr
+from .lang import then, tr
+from .provenance import stamp
 
 
 def pct(ratio: float) -> str:
@@ -26,7 +27,7 @@ def terms_table(m) -> str:
     """Of `m` (a releases.Machine): what whole runs of one release differ by on this machine (terms.py),
     per release and harness: what each change adds, in quadrature, for the two runs it compares; "" where
     the machine has no calibration."""
-    rows = []
+    rows, calibrations = [], {}
     for rel in reversed(m.releases):
         recs = list(m.by_release[rel].values())
         for h in sorted({r.harness_version for r in recs}, reverse=True):
@@ -35,6 +36,7 @@ def terms_table(m) -> str:
                 continue
             cells = [f"±{t.sd:.1%}" if t.groups else "—" for t in (sp.time, sp.cold, sp.warm, sp.memory, sp.speedup)]
             source = Path(next(t for t in sp if t.groups).source)
+            calibrations.update({str(f): runs for f, runs in terms.sessions(source.parent, h)})
             rows.append(f"| {rel} | v{h} | " + " | ".join(cells) + " | " + tr(
                 "`{folder}` of torch {rel}, {n} session(s)", folder=source.name,
                 rel=source.parent.name.removeprefix("torch-"), n=max(t.sessions for t in sp)) + " |")
@@ -49,7 +51,9 @@ def terms_table(m) -> str:
                "measured once per run, has that spread as the whole interval of its change; a speedup whose record "
                "carries its term already (`run_sd`) is not given it twice.")
             + "\n\n" + tr("| torch release | harness | time per call | cold compile | warm compile | peak memory | "
-                           "speedup | calibration |") + "\n|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+                           "speedup | calibration |") + "\n|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
+            + stamp([r for runs in calibrations.values() for v in runs.values() for r in v],
+                    tr("the calibration runs whose spread each term is")))
 
 
 def rule(m, floor: float) -> str:
@@ -60,7 +64,7 @@ def rule(m, floor: float) -> str:
                    "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
                    "same eager call, or the harness's noisy threshold, whichever is larger.", floor=floor) if floor else
                 tr("Every record of this machine timed each mode in several processes: a change between releases "
-                   "is called one only when its 95% interval, drawn over those processes, leaves out parity.")) + " " + spread
+                   "is called one only when its 95% interval, drawn over those processes, leaves out parity.")) + then() + spread
     if floor:  # a record of one process per mode: the noise floor
         return tr("A change between releases is called one only when its 95% interval lies wholly outside "
                   "±{floor:.0%}: the largest difference this machine showed between two processes measuring the "
