@@ -135,9 +135,10 @@ def test_the_releases_page_says_what_data_change_says(calibrated, monkeypatch):
     cold = next(m for m in releases.METRICS if m.key == "compile_cold_s")
     table, changes = releases.metric_table(machine, cold, 0.0)
     assert changes == [("mlp", "default", pytest.approx(math.exp(0.40), rel=1e-3), False)]
-    assert "+49%, within the noise" in table
-    c = data.change(old, new, "default", "compile_cold_s", 0.0)._replace(beyond_noise=True, verdict="slower compile")
-    assert releases.said(c, cold.words) == "**+49%: slower compile**"
+    assert "+49% (−14% to +159%), within the noise" in table  # exp(0.40 ± 1.96 * sqrt(2) * 0.20)
+    c = data.change(old, new, "default", "compile_cold_s", 0.0)._replace(low=1.1, high=2.0, beyond_noise=True,
+                                                                          verdict="slower compile")
+    assert releases.said(c, cold.words) == "**+49% (+10% to +100%): slower compile**"
 
 
 @pytest.mark.parametrize("same_record", [True, False])
@@ -197,3 +198,9 @@ def test_the_rule_reads_as_chinese_and_its_table_has_its_provenance(calibrated):
     with lang.using("zh"):
         zh = rule.rule(machine, 0.0)
     assert "。两个版本" in zh and "。 " not in zh and "±5.0%" in zh
+
+
+def test_a_percentage_keeps_the_side_of_zero_it_is_on():
+    from eager_vs_compiled.pages import rule
+
+    assert [rule.pct(r) for r in (0.7, 1.0, 1.003, 0.9996, 1.25)] == ["−30%", "+0%", "+0.3%", "−0.04%", "+25%"]

@@ -11,13 +11,20 @@ from .provenance import stamp
 
 
 def pct(ratio: float) -> str:
-    """A ratio as a signed percentage, with a true minus sign: 0.7 -> '−30%'."""
-    return f"{(ratio - 1) * 100:+.0f}%".replace("-", "−")
+    """A ratio as a signed percentage, with a true minus sign: 0.7 -> '−30%'; a decimal more (up to two)
+    where a whole percent would put a ratio off 1 onto 0 % (1.003 -> '+0.3%'), as ratios.ratio does."""
+    value, digits = (ratio - 1) * 100, 0
+    while digits < 2 and value != 0 and round(value, digits) == 0:
+        digits += 1
+    return f"{value:+.{digits}f}%".replace("-", "−")
 
 
 def said(c: data.Change, words: tuple[str, str]) -> str:
-    """The words of a change (data.change): its percentage, and better or worse only beyond the noise."""
+    """The words of a change (data.change): its percentage with its 95 % interval (where it has one), and
+    better or worse only beyond the noise."""
     text = pct(c.ratio)
+    if c.low != c.high:
+        text = tr("{pct} ({lo} to {hi})", pct=text, lo=pct(c.low), hi=pct(c.high))
     if not c.beyond_noise:
         return tr("{pct}, within the noise", pct=text)
     return f"**{text}: {tr(words[0] if c.verdict == words[0] else words[1])}**"
