@@ -204,3 +204,11 @@ def test_a_percentage_keeps_the_side_of_zero_it_is_on():
     from eager_vs_compiled.pages import rule
 
     assert [rule.pct(r) for r in (0.7, 1.0, 1.003, 0.9996, 1.25)] == ["−30%", "+0%", "+0.3%", "−0.04%", "+25%"]
+
+
+def test_a_change_reads_as_chinese():
+    from eager_vs_compiled.pages import lang, rule
+
+    c = data.Change("mlp", "eager", "median_s", 1.0, 1.3, 1.3, 1.1, 1.5, True, "slower")
+    with lang.using("zh"):
+        assert rule.said(c, ("faster", "slower")) == "**+30%（+10% 至 +50%）：更慢**"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import data, stats, terms
-from .lang import then, tr
+from .lang import colon, then, tr
 from .provenance import stamp
 
 
@@ -27,7 +27,7 @@ def said(c: data.Change, words: tuple[str, str]) -> str:
         text = tr("{pct} ({lo} to {hi})", pct=text, lo=pct(c.low), hi=pct(c.high))
     if not c.beyond_noise:
         return tr("{pct}, within the noise", pct=text)
-    return f"**{text}: {tr(words[0] if c.verdict == words[0] else words[1])}**"
+    return f"**{text}{colon()}{tr(words[0] if c.verdict == words[0] else words[1])}**"
 
 
 def terms_table(m) -> str:
