@@ -4,7 +4,7 @@ import re
 import pytest
 
 from eager_vs_compiled import machine, measure, stats, store
-from eager_vs_compiled.pages import releases
+from eager_vs_compiled.pages import releases, rule
 from helpers import as_steps, make_record
 
 OTHER = dict(machine.describe(), slug="cpu-test-box", fingerprint="feedbeef", cpu="Test CPU", cores=4)
@@ -67,9 +67,9 @@ def test_a_difference_inside_the_noise_is_not_called_a_change():
 
     def c(ratio, beyond, verdict):
         return data.Change("mlp", "eager", "median_s", 1.0, ratio, ratio, ratio, ratio, beyond, verdict)
-    assert releases.said(c(1.05, False, "within the noise"), ("faster", "slower")) == "+5%, within the noise"
-    assert releases.said(c(0.70, True, "faster"), ("faster", "slower")) == "**−30%: faster**"
-    assert releases.said(c(1.30, True, "slower"), ("faster", "slower")) == "**+30%: slower**"
+    assert rule.said(c(1.05, False, "within the noise"), ("faster", "slower")) == "+5%, within the noise"
+    assert rule.said(c(0.70, True, "faster"), ("faster", "slower")) == "**−30%: faster**"
+    assert rule.said(c(1.30, True, "slower"), ("faster", "slower")) == "**+30%: slower**"
     # the rule: a change only when the interval lies wholly outside ±floor
     assert stats.ratio_change(1.00, 1.05, None, 0.10)[3] is False
     assert stats.ratio_change(1.00, 0.70, None, 0.10)[3] is True

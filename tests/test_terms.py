@@ -6,7 +6,7 @@ import math
 import pytest
 
 from eager_vs_compiled import data, records, stats, store, terms
-from eager_vs_compiled.pages import releases
+from eager_vs_compiled.pages import releases, rule
 from eager_vs_compiled.records import ModeResult
 from helpers import make_record
 
@@ -138,7 +138,7 @@ def test_the_releases_page_says_what_data_change_says(calibrated, monkeypatch):
     assert "+49% (−14% to +159%), within the noise" in table  # exp(0.40 ± 1.96 * sqrt(2) * 0.20)
     c = data.change(old, new, "default", "compile_cold_s", 0.0)._replace(low=1.1, high=2.0, beyond_noise=True,
                                                                           verdict="slower compile")
-    assert releases.said(c, cold.words) == "**+49% (+10% to +100%): slower compile**"
+    assert rule.said(c, cold.words) == "**+49% (+10% to +100%): slower compile**"
 
 
 @pytest.mark.parametrize("same_record", [True, False])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import errno
 import io
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -172,13 +173,14 @@ def change(old: Record, new: Record, mode: str, metric: str, floor: float) -> Ch
     a, b = old.result(mode), new.result(mode)
     if any(r is None or r.status != "ok" or r.median_s is None or value(r) is None for r in (a, b)):
         return None
-    sd = (run_term(old, mode, metric) ** 2 + run_term(new, mode, metric) ** 2) ** 0.5
-    if dist is not None:
-        ratios = [n / o for o, n in zip(dist(a, _key(old, mode)), dist(b, _key(new, mode)))]
+    if dist is not None:  # each side as a rerun of it should find it, drawn on its own
+        ratios = [n / o for o, n in zip(rerun_distribution(old, mode, metric, _key(old, mode) + ("old",)),
+                                        rerun_distribution(new, mode, metric, _key(new, mode) + ("new",)))]
+    elif sd := math.hypot(run_term(old, mode, metric), run_term(new, mode, metric)):  # once a run
+        ratios = stats.with_run_term([value(b) / value(a)] * stats.BOOTSTRAP_RESAMPLES, sd,
+                                     stats.seeded_rng(*_key(new, mode), metric, "run"))
     else:
-        ratios = [value(b) / value(a)] * stats.BOOTSTRAP_RESAMPLES if sd > 0 else None
-    if ratios is not None:
-        ratios = stats.with_run_term(ratios, sd, stats.seeded_rng(*_key(new, mode), metric, "run"))
+        ratios = None
     here = floor if ratios is not None else max(floor, stats.NOISY_IQR_FRACTION)
     ratio, low, high, beyond = stats.ratio_change(value(a), value(b), ratios, here)
     verdict = (words[0] if (ratio < 1) == lower_is_better else words[1]) if beyond else "within the noise"

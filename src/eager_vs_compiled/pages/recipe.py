@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import datetime
 
 import hashlib
-import math
 import json
 from pathlib import Path
 
@@ -65,11 +64,12 @@ def versus(winner: ModeResult, w_rec: Record, other: ModeResult, o_rec: Record,
     by (data.run_term of each time) widens the interval; one record's modes shared their run's windows."""
     scale = w_rec.spec["sizes"].get("batch", 1) / o_rec.spec["sizes"].get("batch", 1)
     key = (winner.mode, other.mode, tuple(winner.samples_s))
-    dist = [scale * o / w for w, o in zip(median_distribution(winner, key + ("winner",)),
-                                          median_distribution(other, key + ("other",)))]
-    if w_rec is not o_rec:
-        sd = math.hypot(data.run_term(w_rec, winner.mode, "median_s"), data.run_term(o_rec, other.mode, "median_s"))
-        dist = stats.with_run_term(dist, sd, stats.seeded_rng(*key, "runs"))
+
+    def times(m: ModeResult, rec: Record, side: str) -> list[float]:
+        if w_rec is o_rec:
+            return list(median_distribution(m, key + (side,)))
+        return data.rerun_distribution(rec, m.mode, "median_s", key + (side,))
+    dist = [scale * o / w for w, o in zip(times(winner, w_rec, "winner"), times(other, o_rec, "other"))]
     lo, hi = stats.percentile_interval(dist)
     point = scale * other.median_s / winner.median_s
     return point, lo, hi, "faster" if lo > 1 + floor else "slower" if hi < 1 / (1 + floor) else "within the noise"

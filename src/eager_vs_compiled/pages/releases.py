@@ -15,7 +15,7 @@ from .context import current, fresh_record
 from .lang import colon, tr
 from ..records import ModeResult, Record
 from . import charts
-from .rule import pct, rule, said  # noqa: F401 (said: the tests' name for it)
+from .rule import pct, rule, said
 from .provenance import code, eager_processes, speedup_distribution, esc, fmt_bytes, fmt_time, label, machine_label, noise_floor, shown, stamp
 
 
