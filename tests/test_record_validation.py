@@ -124,17 +124,26 @@ TAIL = " (delete it or re-measure with EVC_REMEASURE=1 / --force)"
     (_edit_result("memory_kind", "vram"), "mode 'default': unknown memory_kind 'vram'"),
     (_edit_result("status", _DELETE), "result has unknown or missing fields ['mode/status']"),
     (_edit_result("mode", 3), "result has unknown or missing fields ['mode/status']"),
-    (_edit_top("schema", 5), "newer schema version 5 (this harness reads 2, 3, 4; upgrade eager-vs-compiled to read it)"),
-    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2, 3, 4)"),
-    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2, 3, 4)"),
-    (_edit_top("schema", True), "unknown schema version True (this harness reads 2, 3, 4)"),
+    (_edit_top("schema", 6), "newer schema version 6 (this harness reads 2, 3, 4, 5; upgrade eager-vs-compiled to read it)"),
+    (_edit_top("schema", 1), "unknown schema version 1 (this harness reads 2, 3, 4, 5)"),
+    (_edit_top("schema", "2"), "unknown schema version '2' (this harness reads 2, 3, 4, 5)"),
+    (_edit_top("schema", True), "unknown schema version True (this harness reads 2, 3, 4, 5)"),
+    (_edit_result("host", {"slope": -0.5, "se": 0.1}),
+     "mode 'default': host: {'slope': -0.5, 'se': 0.1} does not hold exactly slope, se, ref_s"),
+    (_edit_result("host", {"slope": "steep", "se": 0.1, "ref_s": 1e-5}),
+     "mode 'default': host: {'slope': 'steep', 'se': 0.1, 'ref_s': 1e-05}: 'steep' is not a number"),
+    (_edit_result("host", {"slope": -0.5, "se": -0.1, "ref_s": 1e-5}),
+     "mode 'default': host: {'slope': -0.5, 'se': -0.1, 'ref_s': 1e-05}: -0.1 is not a finite number >= 0"),
+    (_edit_result("host", {"slope": -0.5, "se": 0.1, "ref_s": 0}), "mode 'default': host: {'slope': -0.5, 'se': 0.1, "
+     "'ref_s': 0}: ref_s is 0"),
+    (_edit_result("host", [-0.5, 0.1, 1e-5]), "mode 'default': host: [-0.5, 0.1, 1e-05] is not a dict"),
     (lambda raw: raw["machine"].update(slug=5), "machine.slug and versions.torch must be strings"),
     (lambda raw: raw["versions"].update(torch=2.15), "machine.slug and versions.torch must be strings"),
     (lambda raw: raw["results"].append(3), "'results' is not a list of objects"),
     (_edit_top("title", None), "title: null"),
     (_edit_top("workload", "mlp..b"), "workload: 'mlp..b' is not a plain name (letters, digits, '.', '_', '-')"),
 ], ids=["status", "memory_kind", "no-status", "int-mode", "newer-schema", "older-schema", "str-schema",
-        "bool-schema", "int-slug", "float-torch", "result-not-object", "null-title", "dots"])
+        "bool-schema", "host-fields", "host-slope", "host-se", "host-ref", "host-list", "int-slug", "float-torch", "result-not-object", "null-title", "dots"])
 def test_each_refusal_names_the_file_the_reason_and_the_way_out(tmp_path, edit, reason):
     with pytest.raises(records.RecordError) as refusal:
         load_edited(tmp_path, edit)
@@ -179,7 +188,7 @@ def test_throughput_counts_the_batch_of_the_spec_or_one_item_when_it_is_not_a_po
 def test_a_record_is_written_as_indented_json_in_field_order_ending_with_a_newline():
     text = make_record().to_json()
     assert text.startswith('{\n "workload": "mlp",\n "title": "MLP inference",\n "profile": ')
-    assert text.endswith("\n \"schema\": 4\n}\n")
+    assert text.endswith("\n \"schema\": 5\n}\n")
 
 
 def test_a_record_with_a_nan_is_never_written():

@@ -34,7 +34,7 @@ def _drop_samples(raw):
 
 
 @pytest.mark.parametrize("tamper, message", [
-    (_set_schema, "newer schema version 99 \\(this harness reads 2, 3, 4; upgrade eager-vs-compiled"),
+    (_set_schema, "newer schema version 99 \\(this harness reads 2, 3, 4, 5; upgrade eager-vs-compiled"),
     (_drop_samples, "mode 'eager' is 'ok' but has no samples"),
 ])
 def test_untrustworthy_record_is_rejected_by_name(tmp_path, tamper, message):

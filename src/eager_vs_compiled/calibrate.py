@@ -160,6 +160,9 @@ def command(args, bar) -> int:
     print(f"run-to-run term of these runs (reruns.py): ±{term.sd:.2%}, pooled over {term.groups} workload modes; "
           f"of every session of this machine's harness ({pooled.sessions}): ±{pooled.sd:.2%}; each workload mode's "
           "own, which `measure` adds: " + ", ".join(f"{w} · {m} ±{sd:.2%}" for w, m, sd in pooled.own))
+    if pooled.hosts:
+        print("each process's speedup set to the machine's usual speed (hosts.py), by the slope of its log ratio on "
+              "its log eager time: " + ", ".join(f"{w} · {m} {h.slope:+.2f} ±{h.se:.2f}" for w, m, h in pooled.hosts))
     print(_other_terms(chosen))
     print(f"records in {where}/", file=sys.stderr)
     return 0

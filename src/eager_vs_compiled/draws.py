@@ -11,9 +11,10 @@ from . import stats
 
 @functools.lru_cache(maxsize=None)
 def paired_speedup_dist(eager: tuple[tuple[float, ...], ...], mode: tuple[tuple[float, ...], ...],
-                        key: tuple, run_sd: float = 0.0) -> tuple[float, ...]:
+                        key: tuple, run_sd: float = 0.0, host: stats.Host | None = None) -> tuple[float, ...]:
     """paired_speedups shuffled by `key`, computed once per process (see speedup_dist)."""
-    return tuple(stats.paired_speedups([list(p) for p in eager], [list(p) for p in mode], stats.seeded_rng(*key), run_sd=run_sd))
+    return tuple(stats.paired_speedups([list(p) for p in eager], [list(p) for p in mode], stats.seeded_rng(*key),
+                                       run_sd=run_sd, host=host))
 
 
 @functools.lru_cache(maxsize=None)

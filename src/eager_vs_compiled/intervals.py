@@ -42,7 +42,8 @@ def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | 
     apart: a bootstrap, each side's processes drawn on their own, then each drawn process's samples.
     Eager timed beside the mode (interleaved) in several processes: Student's t over the processes' log
     ratios (stats.paired_speedups); in one process (harness 2): a bootstrap of its pairs. Several
-    processes: with the run-to-run term the record carries (ModeResult.run_sd, reruns.py)."""
+    processes: with the run-to-run term the record carries (ModeResult.run_sd, terms.py), and set to the
+    machine's usual speed where it carries a host fit (ModeResult.host, hosts.py)."""
     mode, eager = result.process_samples(), eager_processes(result)
     if not mode or not eager:
         return None
@@ -50,7 +51,7 @@ def speedup_distribution(result: ModeResult, key: tuple) -> tuple[float, ...] | 
         return draws.speedup_dist(tuple(eager[0]), tuple(mode[0]), key)
     run_sd = result.run_sd or 0.0  # the machine's run-to-run term, where the record carries it
     if result.paired_processes():
-        return draws.paired_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
+        return draws.paired_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd, result.host_fit())
     return draws.process_speedup_dist(_tuples(eager), _tuples(mode), key, run_sd)
 
 

@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Generator, Iterator
 
-from . import engines, freshness, machine, recipes, records, reruns, schedule, store, workloads
+from . import engines, freshness, hosts, machine, recipes, records, reruns, schedule, store, workloads
 from .rounds import BESIDE, HARNESS_VERSION, PROTOCOLS, ROUNDS_MIN, RUN_AIM_S, _Mode, _rounds  # noqa: F401 (read here by tests and CLI)
 from .timing import TIMING
 from .records import ModeResult, Record
@@ -149,7 +149,8 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
     say(f"{name}: {reruns.describe(term := reruns.here(), name, todo)}")
     with tempfile.TemporaryDirectory(prefix="evc-measure-") as folder:
         state = {m: _Mode(w, _child_args(w, profile, device, m), os.path.join(folder, str(i)), protocol,
-                          term.of(name, m) if term.source else None) for i, m in enumerate(todo)}
+                          term.of(name, m) if term.source else None, hosts.as_field(term.host(name, m)))
+                 for i, m in enumerate(todo)}
         if state:
             yield from _rounds(w, state, profile, limit, say, deadline, rounds, aim)
         for m in state.values():
@@ -165,8 +166,7 @@ def workload_steps(name: str, profile: str | None = None, modes: list[str] | Non
     if protocol in BESIDE and "eager" not in results:
         results["eager"] = _eager_beside(list(state.values()), results)
     record = Record(
-        workload=w.name, title=w.title, profile=profile,
-        device=workloads.device_type(profile, device),
+        workload=w.name, title=w.title, profile=profile, device=workloads.device_type(profile, device),
         spec=w.spec(profile), spec_hash=w.spec_hash(profile), harness_version=HARNESS_VERSION,
         machine=machine.describe(), versions=machine.versions(),
         date=datetime.now(timezone.utc).isoformat(timespec="seconds"),

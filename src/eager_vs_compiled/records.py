@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import stats
+from .fields import NUMBER as _NUMBER, bad_value as _bad_value, host_problem, processes_problem
 
-SCHEMA_VERSION = 4
-READS = (2, 3, 4)  # read as they are: 2 (one process a mode) through process_samples, 3 without run_sd
+SCHEMA_VERSION = 5
+READS = (2, 3, 4, 5)  # read as they are: 2 (one process a mode) through process_samples, 3 without run_sd, 4 host
 STATUSES = ("ok", "mismatch", "error", "timeout", "oom", "crashed", "skipped")
 
 
@@ -55,7 +56,7 @@ class ModeResult:
     eager_samples_s: list[float] = field(default_factory=list)  # eager interleaved with it, same processes (harness 2)
     # One entry per timing process, in the order they ran (harness 3): its share of samples_s ("n"),
     # of eager_samples_s ("eager_n", interleaved protocol only) and what can explain a slow process
-    # (PROCESS_FIELDS). Empty: one process holds all the samples (a schema-2 record).
+    # (fields.PROCESS_FIELDS). Empty: one process holds all the samples (a schema-2 record).
     processes: list[dict] = field(default_factory=list)
     median_s: float | None = None
     iqr_s: float | None = None
@@ -81,6 +82,7 @@ class ModeResult:
     wall_s: float | None = None  # how long measuring this mode took
     artifact_bytes: int | None = None  # an engine mode: the files a deployment ships (engines.py)
     run_sd: float | None = None  # the machine's run-to-run term its interval adds, when measured (reruns.py)
+    host: dict | None = None  # slope, se, ref_s: its speedup set to the machine's usual speed (hosts.py)
 
     @staticmethod
     def _split(samples: list[float], counts: list[int]) -> list[list[float]]:
@@ -97,6 +99,9 @@ class ModeResult:
         if not self.eager_samples_s or not self.processes:
             return [self.eager_samples_s] if self.eager_samples_s else []
         return self._split(self.eager_samples_s, [p.get("eager_n", 0) for p in self.processes])
+
+    def host_fit(self) -> stats.Host | None:
+        return stats.Host(**self.host) if self.host else None
 
     def paired_processes(self) -> tuple[list[list[float]], list[list[float]]] | None:
         """(eager's series, this mode's), process by process, when eager ran beside it in several processes."""
@@ -139,7 +144,7 @@ class ModeResult:
             self._baseline = eager
         base, paired = self.eager_median_s, self.paired_processes()
         if procs and base and self.status == "ok" and self.mode != "eager":  # a mode off eager earns no speedup
-            self.speedup = stats.paired_point(*paired) if paired else base / self.median_s
+            self.speedup = stats.paired_point(*paired, self.host_fit()) if paired else base / self.median_s
             self.breakeven_iters = stats.breakeven_iterations(self.compile_cold_s, base, self.median_s)
         return self
 
@@ -182,7 +187,6 @@ class Record:
 
 # A record is input (it may come from anyone's fork): every field is checked for its type and range,
 # and the figures derived from the samples are computed again on load, never taken from the file.
-_NUMBER = "number"  # int or float (never bool), finite
 _RESULT_FIELDS = {
     "mode": str, "status": str, "message": str, "samples_s": list, "eager_samples_s": list,
     "median_s": _NUMBER, "iqr_s": _NUMBER, "n": int, "noisy": bool, "speedup": _NUMBER,
@@ -191,11 +195,7 @@ _RESULT_FIELDS = {
     "max_rel_err": _NUMBER, "throughput": _NUMBER, "threads": int, "flops_per_call": int,
     "eager_bytes_per_call": int, "tflops": _NUMBER, "timer_median_s": _NUMBER, "timer_harness_s": _NUMBER,
     "wall_s": _NUMBER, "artifact_bytes": int, "processes": list, "run_sd": _NUMBER,
-}
-# What a timing process records (measure.py, child.py): all but n optional.
-PROCESS_FIELDS = {
-    "n": int, "eager_n": int, "phase": str, "threads": int, "os_threads": int, "affinity": list, "huge_bytes": int,
-    "minflt": int, "majflt": int, "nivcsw": int, "steal": _NUMBER, "wall_s": _NUMBER, "protocol": str,
+    "host": dict,
 }
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _NOT_NULL = ("message", "samples_s", "eager_samples_s", "processes")  # fields the pages use without a None check
@@ -204,21 +204,6 @@ _RECORD_FIELDS = {"workload": str, "title": str, "profile": str, "device": str, 
                   "harness_version": int, "machine": dict, "versions": dict, "date": str, "git_commit": str,
                   "results": list, "schema": int}
 MEMORY_KINDS = ("process_hwm", "process_peak_rss", "cuda_max_allocated")
-
-
-def _bad_value(value, kind) -> str | None:
-    """Why `value` is not of `kind` (None is allowed everywhere but where the caller says)."""
-    if value is None:
-        return None
-    if kind is _NUMBER:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"{value!r} is not a number"
-        return None if math.isfinite(value) and value >= 0 else f"{value!r} is not a finite number >= 0"
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        return f"{value!r} is not an integer"
-    if kind is int:
-        return f"{value!r} is negative" if value < 0 else None
-    return None if isinstance(value, kind) else f"{value!r} is not a {kind.__name__}"
 
 
 def _check_result(path: Path, raw: dict) -> ModeResult:
@@ -240,28 +225,13 @@ def _check_result(path: Path, raw: dict) -> ModeResult:
         for s in raw.get(name, []):
             if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
                 raise RecordError(path, f"mode {mode!r}: {name}: invalid sample {s!r} (seconds, finite, > 0)")
-    _check_processes(path, mode, raw)
+    for why in (processes_problem(raw), (h := host_problem(raw.get("host"))) and f"host: {h}"):
+        if why:
+            raise RecordError(path, f"mode {mode!r}: {why}")
     r = ModeResult(**{k: v for k, v in raw.items() if k not in _DERIVED})  # derived: computed later
     if not r.samples_s and r.status == "ok":
         raise RecordError(path, f"mode {mode!r} is 'ok' but has no samples")
     return r
-
-
-def _check_processes(path: Path, mode: str, raw: dict) -> None:
-    procs = raw.get("processes") or []
-    for i, p in enumerate(procs):
-        if not isinstance(p, dict) or set(p) - set(PROCESS_FIELDS) or not isinstance(p.get("n"), int):
-            raise RecordError(path, f"mode {mode!r}: process {i}: not an object of {sorted(PROCESS_FIELDS)} with n")
-        for name, kind in PROCESS_FIELDS.items():
-            why = _bad_value(p.get(name), kind)
-            if why:
-                raise RecordError(path, f"mode {mode!r}: process {i}: {name}: {why}")
-    if procs:
-        for name, key in (("samples_s", "n"), ("eager_samples_s", "eager_n")):
-            counted = sum(p.get(key, 0) for p in procs)
-            if counted != len(raw.get(name, [])):
-                raise RecordError(path, f"mode {mode!r}: its processes count {counted} {name}, the list has "
-                                        f"{len(raw.get(name, []))}")
 
 
 def load(path: os.PathLike | str) -> Record:

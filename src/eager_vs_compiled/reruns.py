@@ -14,7 +14,7 @@ import dataclasses
 import functools
 from pathlib import Path
 
-from . import experiments, machine, records, store
+from . import experiments, hosts, machine, records, store
 from .terms import (NONE, PRIOR_RUNS, SESSION, Term, components, estimate, merged, roots,  # noqa: F401 (callers' names)
                     sessions)
 
@@ -28,9 +28,11 @@ def pooled(release_dir: Path) -> tuple[Term, dict[str, list[records.Record]]]:
 
 
 def _with_term(rec: records.Record, term: Term, own: bool) -> records.Record:
-    """A copy of a record whose compiled modes carry `term`: each one's own, or the machine's (own=False)."""
-    return dataclasses.replace(rec, results=[dataclasses.replace(r, run_sd=None if r.mode == "eager" else (
-        term.of(rec.workload, r.mode) if own else term.sd)) for r in rec.results]).finish()
+    """A copy of a record whose compiled modes carry `term` (each one's own, or the machine's: own=False)
+    and its host fit (hosts.py), as `measure` would have written them."""
+    return dataclasses.replace(rec, results=[r if r.mode == "eager" else dataclasses.replace(
+        r, run_sd=term.of(rec.workload, r.mode) if own else term.sd,
+        host=hosts.as_field(term.host(rec.workload, r.mode))) for r in rec.results]).finish()
 
 
 def judged(release_dir: Path, own: bool = True) -> list[tuple[Path, list[experiments.Row]]]:
@@ -92,5 +94,8 @@ def describe(term: Term, workload: str | None = None, modes: tuple[str, ...] | l
     own, pooled = {m for w, m, _ in term.own if w == workload}, "the machine's"
     each = ", ".join(f"{m} ±{term.of(workload, m):.2%} ({'its own' if m in own else pooled})"
                      for m in modes if m != "eager")
+    fits = ", ".join(f"{m} {h.slope:+.2f} ±{h.se:.2f}" for m in modes if (h := term.host(workload, m)) is not None)
     return (f"intervals add the run-to-run term {each or f'±{term.sd:.2%}'} (from {term.source} and the sessions "
-            f"kept beside it: {term.sessions} session(s), {term.groups} workload modes)")
+            f"kept beside it: {term.sessions} session(s), {term.groups} workload modes)"
+            + (f"; each process's speedup set to the machine's usual speed (hosts.py; slope on its eager time: "
+               f"{fits})" if fits else ""))

@@ -29,12 +29,11 @@ from .records import ModeResult
 Progress = Callable[[str], None]
 
 HARNESS_VERSION = 6  # how records are measured: a record of another version is stale (freshness.py)
-# A cheap workload whose processes differ by a few percent needs about twenty of them to narrow to the
-# target (tiny_op's log ratios: s of 3-4 % between processes; twenty is pyperf's default number of worker
-# processes, its doc/runner.rst), in a noisy window more: pointwise_08's spread 3-6 % on 2026-12-07 04:27,
-# stopped at a 90 s budget after twelve at +-2.7 %, its four runs within 0.6 %; on the AMD machine (its processes'
-# ratios 3.7 % apart, term +-0.73 %) some thirty-five, where 180 s stopped it at 25-28 processes at +-2.0-2.1 %
-# in each of eight runs (2026-12-07). Dearer ones stop at the budget.
+# A cheap workload whose processes differ by a few percent needs about twenty of them to narrow to the target
+# (tiny_op's log ratios: s of 3-4 % between processes; twenty is pyperf's default number of worker processes, its
+# doc/runner.rst), in a noisy window more: pointwise_08's spread 3-6 % on 2026-12-07 04:27, stopped at a 90 s budget
+# after twelve at +-2.7 %, its runs within 0.6 %; on the AMD machine (its processes' ratios 3.7 % apart, term +-0.73 %)
+# some thirty-five, where 180 s stopped it at 25-28 processes at +-2.0-2.1 % in each of eight runs (2026-12-07).
 ROUNDS_MIN = 3
 ROUNDS_MAX = 40
 # A workload is "narrow enough" only from this many rounds on: the spread of three or four processes is
@@ -141,9 +140,11 @@ def _process(args: dict, env: dict, timeout: float) -> dict[str, ModeResult]:
 class _Mode:
     """One mode of a workload across its rounds: its cache, its artifacts, its growing result."""
 
-    def __init__(self, w: workloads.Workload, args: dict, folder: str, protocol: str, run_sd: float | None = None):
+    def __init__(self, w: workloads.Workload, args: dict, folder: str, protocol: str, run_sd: float | None = None,
+                 host: dict | None = None):
         self.w, self.mode, self.folder, self.protocol = w, args["mode"], folder, protocol
-        self.run_sd = run_sd if self.mode != "eager" else None  # the machine's run-to-run term (reruns.py)
+        self.run_sd = run_sd if self.mode != "eager" else None  # the machine's run-to-run term (terms.py)
+        self.host = host if self.mode != "eager" else None  # its speedup at the usual speed (hosts.py)
         self.args = {**args, "protocol": protocol}
         if engines.of(self.mode):  # an engine's artifact: saved by the cold process, loaded by later ones
             self.args["engine_dir"] = os.path.join(folder, "engine")
@@ -169,7 +170,7 @@ class _Mode:
         new = got[self.mode]
         if self.result is None:
             self.result = new
-            new.run_sd = self.run_sd
+            new.run_sd, new.host = self.run_sd, self.host
             self.eager_beside = got.get("eager") if self.mode != "eager" else None
             self.done = new.status != "ok"
             return
@@ -205,12 +206,11 @@ def half_width(eager: ModeResult, r: ModeResult, n: int = 400) -> float:
     c = r.process_samples()
     if not e or not c:
         return 0.0
-    paired = r.paired_processes() is not None
-    point = stats.speedup_point(e, c, paired)
-    n = stats.BOOTSTRAP_RESAMPLES if paired else n
-    draws = stats.speedup_draws(e, c, paired, stats.seeded_rng("stop", r.mode), n, r.run_sd or 0.0)
-    lo, hi = stats.interval_holding(point, draws)
-    return stats.relative_half_width(point, lo, hi)
+    paired, host = r.paired_processes() is not None, r.host_fit()  # with its host fit (hosts.py), if any
+    draws = stats.speedup_draws(e, c, paired, stats.seeded_rng("stop", r.mode),
+                                stats.BOOTSTRAP_RESAMPLES if paired else n, r.run_sd or 0.0, host)
+    point = stats.speedup_point(e, c, paired, host)
+    return stats.relative_half_width(point, *stats.interval_holding(point, draws))
 
 
 def target(run_sd: float | None) -> float:

@@ -6,6 +6,7 @@ import hashlib
 import math
 import random
 import statistics
+from typing import NamedTuple
 
 NOISY_IQR_FRACTION = 0.10  # pyperf warns at a spread of 10 %; we flag IQR/median above it
 
@@ -36,9 +37,6 @@ def median_rel_error(samples: list[float]) -> float:
     m = median(samples)
     return 1.2533 * statistics.stdev(samples) / math.sqrt(len(samples)) / m if m > 0 else math.inf
 
-
-def summarize(samples: list[float]) -> dict:
-    return {"median_s": median(samples), "iqr_s": iqr(samples), "n": len(samples), "noisy": is_noisy(samples)}
 
 
 def compile_seconds(first_call_s: float, steady_s: float) -> float:
@@ -138,12 +136,14 @@ def with_run_term(draws: list[float], sd: float, rng: random.Random) -> list[flo
     return out
 
 
-def paired_point(eager: list[list[float]], mode: list[list[float]]) -> float:
+def paired_point(eager: list[list[float]], mode: list[list[float]], host: Host | None = None) -> float:
     """The speedup of a mode timed beside eager in each of its processes: the median over the processes
-    of each one's eager median / mode median. A slow window that slows both in one process cancels in
-    its ratio, where a median of all eager medians over a median of all mode medians would mix processes."""
+    of each one's eager median / mode median (with `host`: log_ratios). A slow window that slows both in
+    one process cancels in its ratio, where a median of all medians on each side would mix processes."""
     if len(eager) != len(mode) or not eager:
         raise ValueError(f"paired processes needed: {len(eager)} eager series, {len(mode)} of the mode")
+    if host:
+        return median([math.exp(x) for x in log_ratios(eager, mode, host)])
     return median([median(e) / median(c) for e, c in zip(eager, mode)])
 
 
@@ -187,10 +187,24 @@ def ratio_interval(a: list[float], b: list[float], level: float = CONFIDENCE) ->
 TRIM = 0.10
 
 
-def log_ratios(eager: list[list[float]], mode: list[list[float]]) -> list[float]:
-    """Each process's log(eager median / mode median), for a mode timed beside eager in its processes."""
+class Host(NamedTuple):
+    """How a workload mode's paired log speedup moves with its process's log eager time (hosts.py)."""
+    slope: float  # d log(speedup) / d log(eager time per call), over the calibration's processes
+    se: float  # its standard error
+    ref_s: float  # the calibration's median eager time per call: the machine's usual speed
+
+
+def log_ratios(eager: list[list[float]], mode: list[list[float]], host: Host | None = None) -> list[float]:
+    """Each process's log(eager median / mode median), for a mode timed beside eager in its processes;
+    with `host`, set to the machine's usual speed: minus slope * log(its eager median / ref_s)."""
     _check_paired(eager, mode)
-    return [math.log(median(e) / median(c)) for e, c in zip(eager, mode)]
+    return [math.log(median(e) / median(c)) - (host.slope * math.log(median(e) / host.ref_s) if host else 0.0)
+            for e, c in zip(eager, mode)]
+
+
+def host_variance(eager: list[list[float]], host: Host | None) -> float:
+    """What the slope's error adds to the squared error of the adjusted mean log ratio (0 without host)."""
+    return (host.se * statistics.fmean(math.log(median(e) / host.ref_s) for e in eager)) ** 2 if host else 0.0
 
 
 def trimmed_location(logs: list[float], trim: float = TRIM) -> tuple[float, float, int]:
@@ -209,19 +223,17 @@ def trimmed_location(logs: list[float], trim: float = TRIM) -> tuple[float, floa
 
 
 def paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
-                    n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0) -> list[float]:
-    """The distribution of a paired speedup from its processes: each process gives one observation, the
-    log of its eager median / mode median (its own sampling noise is inside it, so the spread between
-    processes holds both levels); their trimmed mean has Student's t law (trimmed_location). Returned as
-    n evenly spaced quantiles of that law, exp'd and shuffled by `rng` (so that two modes' draws combine
-    independently). With three to ten processes a bootstrap of them is too narrow: it reaches hardly
-    beyond the processes' own extremes (the calibration on the methodology page measured both).
-    `run_sd`, the machine's run-to-run term (reruns.py), adds to the scale in quadrature."""
-    logs = log_ratios(eager, mode)
+                    n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0, host: Host | None = None) -> list[float]:
+    """The distribution of a paired speedup from its processes: each process's log ratio (log_ratios, its
+    own sampling noise inside it) one observation; their trimmed mean has Student's t law (trimmed_location),
+    returned as n evenly spaced quantiles, exp'd, shuffled by `rng`. A bootstrap of three to ten processes
+    hardly reaches beyond their extremes (the methodology page's calibration measured both). `run_sd`, the
+    machine's run-to-run term (terms.py), adds to the scale in quadrature, as the slope's error (host)."""
+    logs = log_ratios(eager, mode, host)
     if len(logs) == 1:
         return [math.exp(logs[0])] * n
     centre, var, df = trimmed_location(logs)
-    scale = math.sqrt(var + run_sd ** 2)
+    scale = math.sqrt(var + host_variance(eager, host) + run_sd ** 2)
     out = [math.exp(centre + scale * t_quantile((i + 0.5) / n, df)) for i in range(n)]
     rng.shuffle(out)
     return out
@@ -229,9 +241,8 @@ def paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: rand
 
 def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng: random.Random,
                          n: int = BOOTSTRAP_RESAMPLES) -> list[float]:
-    """The interval harness 5 drew first, kept for the methodology page's comparison on the same runs:
-    a two-level bootstrap of `paired_point` (the processes with replacement, then each drawn process's
-    interleaved pairs with replacement)."""
+    """The interval harness 5 drew first (the methodology page compares both): a two-level bootstrap of
+    `paired_point`, the processes with replacement, then each drawn process's pairs with replacement."""
     _check_paired(eager, mode)
     k, out = len(eager), []
     for _ in range(n):
@@ -244,17 +255,18 @@ def boot_paired_speedups(eager: list[list[float]], mode: list[list[float]], rng:
     return out
 
 
-def speedup_point(eager: list[list[float]], mode: list[list[float]], paired: bool) -> float:
-    """paired_point, or each side's process_point divided (timed apart)."""
-    return paired_point(eager, mode) if paired else process_point(eager) / process_point(mode)
+def speedup_point(eager: list[list[float]], mode: list[list[float]], paired: bool, host: Host | None = None) -> float:
+    """paired_point (with `host`), or each side's process_point divided (timed apart)."""
+    return paired_point(eager, mode, host) if paired else process_point(eager) / process_point(mode)
 
 
 def speedup_draws(eager: list[list[float]], mode: list[list[float]], paired: bool, rng: random.Random,
-                  n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0) -> list[float]:
+                  n: int = BOOTSTRAP_RESAMPLES, run_sd: float = 0.0, host: Host | None = None) -> list[float]:
     """The speedup's distribution from processes: paired (eager timed beside the mode in each process:
-    Student's t over the processes' log ratios) or apart (each side's processes bootstrapped on their
-    own), with the run-to-run term `run_sd`."""
-    return (paired_speedups if paired else boot_process_speedups)(eager, mode, rng, n, run_sd)
+    Student's t over the processes' log ratios, with `host`) or apart (each side's processes bootstrapped
+    on their own), with the run-to-run term `run_sd`."""
+    return (paired_speedups(eager, mode, rng, n, run_sd, host) if paired
+            else boot_process_speedups(eager, mode, rng, n, run_sd))
 
 
 def relative_half_width(point: float, low: float, high: float) -> float:

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from . import paths, records, stats, store
+from . import hosts, paths, records, stats, store
 
 CALIBRATION = "calibration"
 SESSION = f"{CALIBRATION}-"  # an earlier session, kept as calibration-<date of its first run>
@@ -55,10 +55,15 @@ class Term(NamedTuple):
     source: str | None  # the calibration folder it comes from; None: no calibration of the machine
     sessions: int = 1  # calibration sessions pooled
     own: tuple[tuple[str, str, float], ...] = ()  # (workload, mode, its term) of each calibrated one
+    hosts: tuple[tuple[str, str, stats.Host], ...] = ()  # a speedup's: each one's host fit (hosts.py)
 
     def of(self, workload: str, mode: str) -> float:
         """The term of one workload and mode: its own where the calibration timed it, else the pool's."""
         return next((sd for w, m, sd in self.own if (w, m) == (workload, mode)), self.sd)
+
+    def host(self, workload: str, mode: str) -> stats.Host | None:
+        """The host fit of one workload and mode (hosts.py); None where the calibration gave it none."""
+        return next((h for w, m, h in self.hosts if (w, m) == (workload, mode)), None)
 
 
 NONE = Term(0.0, 0, 0, None, 0)
@@ -80,16 +85,20 @@ def _mean_log(procs: list[list[float]]) -> tuple[float, float] | None:
     return (statistics.fmean(logs), statistics.variance(logs) / len(logs)) if len(logs) >= 2 else None
 
 
-def speedup_stat(rec: records.Record, mode: str) -> tuple[float, float] | None:
+def speedup_stat(rec: records.Record, mode: str, host: stats.Host | None = None) -> tuple[float, float] | None:
     """(mean log speedup, its variance from the processes) of one run of a compiled mode; None with fewer
     than two processes on a side. Eager timed beside the mode: the processes' log ratios, as the interval
-    takes them (stats.trimmed_location); apart: the difference of each side's mean log time."""
+    takes them (stats.trimmed_location; with `host`, set to the usual speed); apart: the difference of
+    each side's mean log time."""
     r = rec.result(mode)
     if r is None or r.status != "ok" or mode == "eager":
         return None
     paired = r.paired_processes()
+    if paired is not None and len(paired[0]) >= 2:
+        centre, var, _ = stats.trimmed_location(stats.log_ratios(*paired, host))
+        return centre, var + stats.host_variance(paired[0], host)
     if paired is not None:
-        return stats.trimmed_location(stats.log_ratios(*paired))[:2] if len(paired[0]) >= 2 else None
+        return None
     eager = r.eager_process_samples() or (r.baseline.process_samples() if r.baseline is not None else [])
     a, b = _mean_log(eager), _mean_log(r.process_samples())
     return None if a is None or b is None else (a[0] - b[0], a[1] + b[1])
@@ -122,15 +131,23 @@ def components(by_workload: dict[str, list[records.Record]], stat: Stat = speedu
     return out
 
 
+def adjusted(fits: tuple[tuple[str, str, stats.Host], ...]) -> Stat:
+    """speedup_stat with each workload mode's host fit (hosts.fit): its runs set to the usual speed."""
+    found = {(w, m): h for w, m, h in fits}
+    return lambda rec, mode: speedup_stat(rec, mode, found.get((rec.workload, mode)))
+
+
 def estimate(by_workload: dict[str, list[records.Record]], source: str | None = None, stat: Stat = speedup_stat) -> Term:
-    """The pooled run-to-run term of calibration runs (load_runs) for the figure `stat` reads."""
-    parts = components(by_workload, stat)
+    """The pooled run-to-run term of calibration runs (load_runs) for the figure `stat` reads; a speedup's
+    what is left once each run is set to the usual speed (hosts.py), with the host fits it was set by."""
+    fits = hosts.fit(by_workload) if stat is speedup_stat else ()
+    parts = components(by_workload, adjusted(fits) if fits else stat)
     if not parts:
         return NONE
     excess = max(0.0, sum((k - 1) * (b - w) for _, _, k, b, w in parts) / sum(k - 1 for _, _, k, _, _ in parts))
     own = tuple((name, mode, math.sqrt(max(0.0, ((k - 1) * (b - w) + PRIOR_RUNS * excess) / (k - 1 + PRIOR_RUNS))))
                 for name, mode, k, b, w in parts)
-    return Term(math.sqrt(excess), len(parts), max(k for _, _, k, _, _ in parts), source, own=own)
+    return Term(math.sqrt(excess), len(parts), max(k for _, _, k, _, _ in parts), source, own=own, hosts=fits)
 
 
 def _harness(runs: dict[str, list[records.Record]]) -> int:

@@ -28,7 +28,7 @@ DIRECTIVES = {
     "calibration": "pages.methodology:calibration", "slow_processes": "pages.methodology:slow_processes",
     "term_choice": "pages.methodology:term_choice",
     "run_term": "pages.methodology:run_term",
-    "run_speed": "pages.methodology:run_speed",
+    "run_speed": "pages.methodology:run_speed", "host_fit": "pages.hostfit:table",
     "headline": "pages.home:headline", "speedup_chart": "pages.home:speedup_chart",
     "machines": "pages.machines:machines", "record_outline": "pages.machines:record_outline",
     "build_machine": "pages.machines:build_machine", "needs_gpu": "pages.machines:needs_gpu",

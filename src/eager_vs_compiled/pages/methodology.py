@@ -6,7 +6,7 @@ import math
 import statistics
 from pathlib import Path
 
-from .. import data, experiments, records, reruns, rounds, stats, store, timing, workloads
+from .. import data, experiments, records, reruns, rounds, stats, store, terms, timing, workloads
 from .benchmarks import records_by_machine
 from .lang import tr, tr_known
 from .ratios import ratio
@@ -182,9 +182,9 @@ def run_term(kind: str = experiments.CALIBRATION) -> str:
         term, runs = reruns.pooled(folder.parent)
         if not term.groups:
             continue
-        lines = [tr("| Workload / mode | Runs | The runs differ (sd) | Their processes predict (sd) | Left to the runs "
-                    "(sd) | Its term (sd) |"), "|---|---|---|---|---|---|"]
-        for name, mode, k, between, within in reruns.components(runs):
+        lines = [tr("| Workload / mode | Runs | The runs differ, set to the usual speed (sd) | Their processes predict "
+                    "(sd) | Left to the runs (sd) | Its term (sd) |"), "|---|---|---|---|---|---|"]
+        for name, mode, k, between, within in reruns.components(runs, terms.adjusted(term.hosts)):
             left = f"±{(between - within) ** 0.5:.2%}" if between > within else tr("none")
             lines.append(f"| {esc(name)} / {code(mode)} | {k} | ±{between ** 0.5:.2%} | ±{within ** 0.5:.2%} | {left} | "
                          f"±{term.of(name, mode):.2%} |")

@@ -1,11 +1,9 @@
 """What every page shares: units, the words for a machine and a break-even, the provenance line of
 a record, tabs per machine, and the markers that tell the build what a page showed.
 
-A marker is a comment written next to every number or output a page function renders
-(`<!-- evc:shown {...} -->`), so that what it showed travels with its Markdown, cached or not. The
-build hook takes the markers out of each directive's Markdown (`split_markers`) and keeps them as the
-page's data for its footer stamp and the build report: no published page carries one.
-"""
+A marker is a comment written next to every number or output a page function renders (`<!-- evc:shown
+{...} -->`), so that what it showed travels with its Markdown, cached or not. The build hook takes the markers
+out of each directive's Markdown (`split_markers`), the page's data for its footer stamp and the build report."""
 
 from __future__ import annotations
 
@@ -191,7 +189,8 @@ def protocol_words(record: Record) -> str:
     return ((tr("each mode timed beside eager in {k} or more fresh processes", k=k) if beside else
              tr("each mode timed alone in {k} or more fresh processes", k=k))
             + ("" if not sds else tr(", intervals with the run-to-run term ±{sd}", sd=sds[0]) if len(sds) == 1
-               else tr(", intervals with the run-to-run terms ±{lo} to ±{hi}", lo=sds[0], hi=sds[-1])))
+               else tr(", intervals with the run-to-run terms ±{lo} to ±{hi}", lo=sds[0], hi=sds[-1]))
+            + (tr(", speedups set to the machine's usual speed") if any(r.host for r in record.results) else ""))
 
 
 def record_line(record: Record, page: bool = True) -> str:
