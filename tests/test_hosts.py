@@ -55,6 +55,8 @@ def test_a_run_in_a_slow_stretch_is_set_back_to_the_usual_speed_and_leaves_no_te
     plain = terms.estimate(runs, "here", lambda rec, mode: terms.speedup_stat(rec, mode))
     term = terms.estimate(runs, "here")
     assert plain.sd > 0.05 and plain.hosts == () and term.sd == pytest.approx(0.0, abs=1e-6)
+    # a record without a fit (all measured before them) is compared with the term of runs as measured
+    assert terms.estimate(runs, "here", terms.STATS["speedup"]) == plain
     fit = term.host("mlp", "default")
     assert fit.slope == pytest.approx(SLOPE) and term.host("mlp", "max-autotune") is None
     set_back = [reruns._with_term(rec, term, True).result("default") for rec in runs["mlp"]]
