@@ -19,7 +19,7 @@ from . import stats
 from .fields import NUMBER as _NUMBER, bad_value as _bad_value, host_problem, processes_problem
 
 SCHEMA_VERSION = 5
-READS = (2, 3, 4, 5)  # read as they are: 2 (one process a mode) through process_samples, 3 without run_sd, 4 host
+READS = (2, 3, 4, 5)  # read as they are: 2 (one process a mode) through process_samples, 3 without run_sd, 4 without host
 STATUSES = ("ok", "mismatch", "error", "timeout", "oom", "crashed", "skipped")
 
 

@@ -38,7 +38,6 @@ def median_rel_error(samples: list[float]) -> float:
     return 1.2533 * statistics.stdev(samples) / math.sqrt(len(samples)) / m if m > 0 else math.inf
 
 
-
 def compile_seconds(first_call_s: float, steady_s: float) -> float:
     """Compile time as gpt-fast counts it: the first call minus a steady-state call (never negative).
     The one formula for cold, warm and Mega-Cache compile times."""

@@ -13,6 +13,10 @@ transformer block's), so each calibrated workload and mode gets a term of its ow
 pool's, weighted by its runs - 1 and PRIOR_RUNS (a shrinkage toward the pool: a few runs of one
 workload say little, many say much); a workload the calibration did not time gets the pool's.
 
+A speedup's term is what is left once each process is set to the machine's usual speed by its workload
+mode's host fit (hosts.py: estimate fits them first); a record without a fit is compared with the term of
+the runs as measured (as_measured).
+
 The figures with a term: the speedup (`measure` writes its term into each mode it times, ModeResult.run_sd;
 the interval adds it in quadrature, stats.paired_speedups; the stop rule aims at it: reruns.py), and,
 for two runs compared (two torch releases, two machines: data.compare, the releases page), the time
