@@ -48,7 +48,8 @@ SESSION = f"{CALIBRATION}-"  # an earlier session, kept as calibration-<date of 
 # page shows it): on the reference machine, intervals padded 21 of 120 with the own terms at 4, 22 at
 # 8, 27 at 16, 45 with the pool's; runs inside another's interval 337-338 of 360 with the own terms,
 # 335 with the pool's. The AMD machine's six sessions (2026-12-07), whose workloads differ less: 53 of
-# 120 padded and 347 of 360 inside with the own terms at 8, 54 and 347 with the pool's.
+# 120 padded and 347 of 360 inside with the own terms at 8, 54 and 347 with the pool's. (All before the
+# host fits; with them, the Xeon: 21 padded, 331 inside with the own terms, 12 and 331 with the pool's.)
 PRIOR_RUNS = 8
 
 
