@@ -4,21 +4,22 @@ set to the machine's usual speed: a regression adjustment of each process's log 
 A process timed in a slow stretch of the host is slow on both sides of its ratio, but the two sides need
 not slow alike: on the reference machine (Intel Xeon, 2 cores; its calibration, 2026-12-06/07), the tiny
 op's compiled call slows about one and a half times as much as eager's, so its speedup falls when the host
-is slow, and a run that meets a slow stretch reports a lower speedup than one that does not. No process of that run can
-see it; it is run-to-run variance, which the run-to-run term would have to carry (terms.py). But each
-process shows how slow its host was: its eager time per call. Over the calibration's processes, the log
-ratio's least-squares slope on the log eager time measures the effect; each process's ratio is then set to
-what it would have been at the calibration's median eager time (the machine's usual speed), its ratio
-minus slope x log(eager median / that median). The points of a rerun in a slower stretch move back
-toward those of the others, and the term left to the runs shrinks with them (terms.estimate fits the
-slopes first and measures what is left). The slope's own error adds to each interval (stats.host_variance).
+is slow, and a run that meets a slow stretch reports a lower speedup than one that does not. The run's
+interval, drawn from the spread of its processes' ratios, does not see the shift they share; it is
+run-to-run variance, which the run-to-run term would have to carry (terms.py). But each process shows how
+fast its host ran: its eager time per call. Over the calibration's processes, the least-squares slope of
+the log ratio on the log eager time measures the effect; each process's log ratio is then set to what it
+would have been at the calibration's median eager time (the machine's usual speed): minus slope x
+log(its eager median / that median). The points of a rerun in a slower stretch move back toward those of
+the others, and the term left to the runs shrinks with them (terms.estimate fits the slopes first and
+measures what is left). The slope's own error adds to each interval (stats.host_variance).
 
-The standard variance reduction with a covariate (regression adjustment, ANCOVA): eager's time, timed
-in the same process, is not an outcome of the mode whose ratio it adjusts; it measures the host. Only what the
-calibration timed, with enough processes, gets a slope; every other workload and every machine without a
-calibration keeps its processes' ratios as they are. `measure` writes the slope into the mode it times
-(ModeResult.host); a record without it (any record measured before) is read as it was measured. Standard
-library and the records layer only.
+The standard variance reduction with a covariate (regression adjustment, ANCOVA): eager's time, timed in
+the same process, is not an outcome of the mode whose ratio it adjusts; it measures the host. Only what
+the calibration timed, with enough processes, gets a slope; every other workload and every machine
+without a calibration keeps its processes' ratios as they are. `measure` writes the slope into the mode it
+times (ModeResult.host); a record without it (any record measured before) is read as it was measured.
+Standard library and the records layer only.
 """
 
 from __future__ import annotations
