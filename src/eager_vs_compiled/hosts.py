@@ -14,8 +14,8 @@ log(its eager median / that median). The points of a rerun in a slower stretch m
 the others, and the term left to the runs shrinks with them (terms.estimate fits the slopes first and
 measures what is left). The slope's own error adds to each interval (stats.host_variance).
 
-The standard variance reduction with a covariate (regression adjustment, ANCOVA): eager's time, timed in
-the same process, is not an outcome of the mode whose ratio it adjusts; it measures the host. Only what
+The standard variance reduction with a covariate (regression adjustment, ANCOVA): the mode is the same in
+every process of a run, so what moves eager's time from one process to the next is the host. Only what
 the calibration timed, with enough processes, gets a slope; every other workload and every machine
 without a calibration keeps its processes' ratios as they are. `measure` writes the slope into the mode it
 times (ModeResult.host); a record without it (any record measured before) is read as it was measured.
