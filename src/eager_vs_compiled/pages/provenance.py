@@ -3,7 +3,8 @@ a record, tabs per machine, and the markers that tell the build what a page show
 
 A marker is a comment written next to every number or output a page function renders (`<!-- evc:shown
 {...} -->`), so that what it showed travels with its Markdown, cached or not. The build hook takes the markers
-out of each directive's Markdown (`split_markers`), the page's data for its footer stamp and the build report."""
+out of each directive's Markdown (`split_markers`), the page's data for its footer stamp and the build report:
+no published page carries one."""
 
 from __future__ import annotations
 
